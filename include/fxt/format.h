@@ -234,4 +234,77 @@ static inline __u64 fxt_arg_header(unsigned int type, unsigned int words,
 	       FXT_F(name_ref, 16, 31) | FXT_F(value32, 32, 63);
 }
 
+/*
+ * Records fxt itself never emits, encoded here so that the user-space
+ * library can write (for tests and round trips) every record type the
+ * specification defines without spelling a header word anywhere else.
+ */
+
+/* Context switch, subtype 1: header + timestamp + out koid + in koid + args. */
+static inline __u64 fxt_switch_v2_header(unsigned int words, unsigned int nargs,
+					 unsigned int cpu,
+					 unsigned int out_state)
+{
+	return fxt_record_header(FXT_REC_SCHED, words) | FXT_F(nargs, 16, 19) |
+	       FXT_F(cpu, 20, 35) | FXT_F(out_state, 36, 39) |
+	       FXT_F(FXT_SCHED_CONTEXT_SWITCH_V2, 60, 63);
+}
+
+/* Blob record: header + [name stream] + payload stream. */
+static inline __u64 fxt_blob_header(unsigned int words, __u16 name_ref,
+				    unsigned int size, unsigned int blob_type)
+{
+	return fxt_record_header(FXT_REC_BLOB, words) | FXT_F(name_ref, 16, 31) |
+	       FXT_F(size, 32, 46) | FXT_F(blob_type, 48, 55);
+}
+
+/* Userspace object record: header + pointer + [pid] + [name] + args. */
+static inline __u64 fxt_uobj_header(unsigned int words, __u8 process_ref,
+				    __u16 name_ref, unsigned int nargs)
+{
+	return fxt_record_header(FXT_REC_USERSPACE_OBJ, words) |
+	       FXT_F(process_ref, 16, 23) | FXT_F(name_ref, 24, 39) |
+	       FXT_F(nargs, 40, 43);
+}
+
+/* Log record: header + timestamp + [koids] + message stream. */
+static inline __u64 fxt_log_header(unsigned int words, unsigned int len,
+				   __u8 thread_ref)
+{
+	return fxt_record_header(FXT_REC_LOG, words) | FXT_F(len, 16, 30) |
+	       FXT_F(thread_ref, 32, 39);
+}
+
+/* Large records (type 15): 32-bit size in words [4..35], large type [36..39]. */
+#define FXT_LARGE_BLOB			0	/* large record type */
+#define FXT_LARGE_BLOB_WITH_METADATA	0	/* blob format */
+#define FXT_LARGE_BLOB_NO_METADATA	1
+
+static inline __u64 fxt_large_record_header(__u32 words, unsigned int large_type)
+{
+	return FXT_F(FXT_REC_LARGE, 0, 3) | FXT_F(words, 4, 35) |
+	       FXT_F(large_type, 36, 39);
+}
+
+static inline __u64 fxt_large_blob_header(__u32 words, unsigned int format)
+{
+	return fxt_large_record_header(words, FXT_LARGE_BLOB) |
+	       FXT_F(format, 40, 43);
+}
+
+/* Large blob format header word: category, name, [nargs, thread]. */
+static inline __u64 fxt_large_blob_format_word(__u16 category_ref,
+					       __u16 name_ref,
+					       unsigned int nargs,
+					       __u8 thread_ref)
+{
+	return FXT_F(category_ref, 0, 15) | FXT_F(name_ref, 16, 31) |
+	       FXT_F(nargs, 32, 35) | FXT_F(thread_ref, 36, 43);
+}
+
+static inline __u64 fxt_large_record_words(__u64 header)
+{
+	return FXT_G(header, 4, 35);
+}
+
 #endif /* _FXT_FORMAT_H */
