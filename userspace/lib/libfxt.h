@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libfxt - read and write Fuchsia Trace Format (FXT) archives.
+ *
+ * One small library for every fxt user-space tool:
+ *
+ *  - a buffered writer (struct fxt_writer) that appends whole records to a
+ *    file descriptor. Records are encoded straight into its buffer with the
+ *    encoders of include/fxt/format.h and reach the file only as whole
+ *    records: if a write fails the file is cut back to the last flush, so a
+ *    collector never leaves a torn record behind;
+ *
+ *  - a streaming reader (struct fxt_reader) that decodes every record and
+ *    argument type of the specification (shared/seeds/fxt-trace-format.md,
+ *    plus the scheduling subtypes 1 and 2 Perfetto reads) into struct
+ *    fxt_record, in constant memory: a fixed read buffer, per-provider
+ *    string and thread tables and a global kernel object table, all under
+ *    one memory limit. It validates as it decodes and reports each defect
+ *    through a callback with a stable identifier (enum fxt_diag_id).
+ *
+ * Records are little-endian 64-bit words; the host must be little-endian.
+ * Documentation/tools.rst describes the tools built on top.
+ */
+#ifndef LIBFXT_H
+#define LIBFXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <fxt/format.h>
+
+/* ------------------------------------------------------------------ */
+/* Decoded values shared by the reader and the writer.                 */
+
+/*
+ * A string ref and what it stands for. The writer encodes an index when
+ * ref is 1..0x7fff, the empty string when ref is 0 and len is 0, and an
+ * inline string of len bytes at data otherwise. The reader fills all three;
+ * data is NULL when the ref names an index the provider never defined.
+ * data is not NUL-terminated.
+ */
+struct fxt_str {
+	uint16_t ref;		/* raw ref: 0, index, or 0x8000 | length */
+	uint16_t len;		/* bytes at data */
+	const char *data;	/* content; valid until the next fxt_reader_next() */
+};
+
+/*
+ * A thread ref. The writer encodes index ref when it is non-zero and the
+ * inline koids pid/tid when it is 0. The reader resolves an index through
+ * the current provider's thread table (pid/tid 0 and defined false when the
+ * index was never defined).
+ */
+struct fxt_thread {
+	uint8_t ref;		/* 0 inline, 1..255 thread table index */
+	bool defined;		/* reader: koids known */
+	uint64_t pid;		/* process koid */
+	uint64_t tid;		/* thread koid */
+};
+
+#define FXT_MAX_ARGS	15
+
+/* One argument. words is the encoded size (reader); the writer computes it. */
+struct fxt_arg {
+	uint8_t type;		/* enum fxt_arg_type, or an unknown type (reader) */
+	uint16_t words;		/* argument size in words, header included */
+	struct fxt_str name;
+	union {
+		int32_t i32;
+		uint32_t u32;
+		int64_t i64;
+		uint64_t u64;
+		double f64;
+		uint64_t ptr;
+		uint64_t koid;
+		bool b;
+		struct fxt_str str;
+	} v;
+};
+
+/* Convenience constructors. */
+static inline struct fxt_str fxt_str(const char *s);
+static inline struct fxt_str fxt_str_index(uint16_t index)
+{
+	struct fxt_str r = { index, 0, NULL };
+	return r;
+}
+
+static inline struct fxt_thread fxt_thread_inline(uint64_t pid, uint64_t tid)
+{
+	struct fxt_thread t = { 0, true, pid, tid };
+	return t;
+}
+
+static inline struct fxt_thread fxt_thread_index(uint8_t index)
+{
+	struct fxt_thread t = { index, true, 0, 0 };
+	return t;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writer.                                                              */
+
+#define FXT_WRITER_BUFSIZE	(1u << 20)	/* bytes buffered before a write() */
+
+/*
+ * A buffered writer over a file descriptor. The buffer only ever holds
+ * whole records. The first error (I/O or out of memory) is sticky: every
+ * later call returns it and writes nothing. An invalid argument (a string
+ * too long, a record over the maximum size) returns -EINVAL or -E2BIG,
+ * writes nothing and is not sticky.
+ */
+struct fxt_writer {
+	int fd;			/* not owned: never closed here */
+	int error;		/* first sticky error, 0 if none */
+	uint64_t bytes;		/* bytes accepted (buffered or written) */
+	size_t len;		/* bytes in buf */
+	size_t cap;		/* size of buf */
+	unsigned char *buf;	/* whole records, not yet written */
+};
+
+int fxt_writer_init(struct fxt_writer *w, int fd);	/* 0 or -errno */
+int fxt_writer_flush(struct fxt_writer *w);		/* 0 or -errno */
+int fxt_writer_error(const struct fxt_writer *w);	/* first error, 0 if none */
+uint64_t fxt_writer_bytes(const struct fxt_writer *w);	/* bytes accepted so far */
+void fxt_writer_destroy(struct fxt_writer *w);		/* flush + free; fd stays open */
+
+/* Every fxt_write_*() returns 0 or -errno and appends one whole record. */
+
+/* Metadata. */
+int fxt_write_magic(struct fxt_writer *w);
+int fxt_write_provider_info(struct fxt_writer *w, uint32_t id, const char *name);
+int fxt_write_provider_section(struct fxt_writer *w, uint32_t id);
+int fxt_write_provider_event(struct fxt_writer *w, uint32_t id, unsigned int event);
+/* Initialization record. */
+int fxt_write_init(struct fxt_writer *w, uint64_t ticks_per_second);
+/* Records already encoded by someone else (the kernel); len % 8 == 0. */
+int fxt_write_raw(struct fxt_writer *w, const void *data, size_t len);
+/* Counter event, thread and strings inline, one uint64 argument. */
+int fxt_write_counter_u64(struct fxt_writer *w, uint64_t ts, uint64_t pid,
+			  uint64_t tid, const char *category, const char *name,
+			  uint64_t counter_id, const char *arg_name,
+			  uint64_t value);
+
+/* String record: index 1..0x7fff, len <= FXT_STRING_MAX_LEN. */
+int fxt_write_string(struct fxt_writer *w, uint16_t index, const char *s, size_t len);
+/* Thread record: index 1..255. */
+int fxt_write_thread(struct fxt_writer *w, uint8_t index, uint64_t pid, uint64_t tid);
+
+/* Kernel object record of any type with arguments. */
+int fxt_write_kobj(struct fxt_writer *w, unsigned int obj_type, uint64_t koid,
+		   struct fxt_str name, const struct fxt_arg *args, unsigned int nargs);
+/* A process (type 1), name inline. */
+int fxt_write_process(struct fxt_writer *w, uint64_t koid, const char *name);
+/* A thread (type 2), name inline, koid argument "process" (records.rst). */
+int fxt_write_thread_kobj(struct fxt_writer *w, uint64_t koid, const char *name,
+			  uint64_t process_koid);
+
+/*
+ * Event record of any event type. data is the event-type specific word
+ * (counter id, end time, async or flow correlation id), ignored for
+ * instant and duration begin/end events.
+ */
+int fxt_write_event(struct fxt_writer *w, unsigned int event_type, uint64_t ts,
+		    struct fxt_thread thread, struct fxt_str category,
+		    struct fxt_str name, const struct fxt_arg *args,
+		    unsigned int nargs, uint64_t data);
+
+/* Context switch, subtype 0. Threads with ref 0 are written inline. */
+int fxt_write_switch(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
+		     unsigned int out_state, struct fxt_thread out,
+		     unsigned int out_prio, struct fxt_thread in,
+		     unsigned int in_prio);
+/* Context switch, subtype 1: koids and arguments (outgoing/incoming_weight). */
+int fxt_write_switch_v2(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
+			unsigned int out_state, uint64_t out_tid,
+			uint64_t in_tid, const struct fxt_arg *args,
+			unsigned int nargs);
+/* Thread wakeup, subtype 2, with any arguments. */
+int fxt_write_wakeup_args(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
+			  uint64_t woken_tid, const struct fxt_arg *args,
+			  unsigned int nargs);
+/* Thread wakeup as records.rst writes it: "weight" int32 and "waker" koid. */
+int fxt_write_wakeup(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
+		     uint64_t woken_tid, int32_t weight, uint64_t waker_tid);
+
+/* Blob record (type 5): payload size <= 0x7fff. */
+int fxt_write_blob(struct fxt_writer *w, struct fxt_str name, unsigned int blob_type,
+		   const void *payload, size_t size);
+/* Userspace object record (type 6). */
+int fxt_write_uobj(struct fxt_writer *w, uint64_t pointer, struct fxt_thread process,
+		   struct fxt_str name, const struct fxt_arg *args, unsigned int nargs);
+/* Log record (type 9). */
+int fxt_write_log(struct fxt_writer *w, uint64_t ts, struct fxt_thread thread,
+		  const char *msg, size_t len);
+/*
+ * Large BLOB record (type 15, large type 0). format 0 writes the metadata
+ * (ts, thread, args); format 1 only category and name. The whole record
+ * must fit the writer's buffer.
+ */
+int fxt_write_large_blob(struct fxt_writer *w, unsigned int format,
+			 struct fxt_str category, struct fxt_str name, uint64_t ts,
+			 struct fxt_thread thread, const struct fxt_arg *args,
+			 unsigned int nargs, const void *payload, size_t size);
+
+struct fxt_record;
+/* Re-encode a decoded record (not FXT_RF_MALFORMED). Used for round trips. */
+int fxt_write_record(struct fxt_writer *w, const struct fxt_record *rec);
+
+/* Argument constructors for the writer (name inline, or fxt_str_index()). */
+struct fxt_arg fxt_arg_null(struct fxt_str name);
+struct fxt_arg fxt_arg_i32(struct fxt_str name, int32_t v);
+struct fxt_arg fxt_arg_u32(struct fxt_str name, uint32_t v);
+struct fxt_arg fxt_arg_i64(struct fxt_str name, int64_t v);
+struct fxt_arg fxt_arg_u64(struct fxt_str name, uint64_t v);
+struct fxt_arg fxt_arg_f64(struct fxt_str name, double v);
+struct fxt_arg fxt_arg_string(struct fxt_str name, struct fxt_str v);
+struct fxt_arg fxt_arg_ptr(struct fxt_str name, uint64_t v);
+struct fxt_arg fxt_arg_koid(struct fxt_str name, uint64_t v);
+struct fxt_arg fxt_arg_bool(struct fxt_str name, bool v);
+
+/* ------------------------------------------------------------------ */
+/* Decoded records.                                                     */
+
+/* fxt_record.flags */
+#define FXT_RF_MALFORMED	(1u << 0)	/* not decodable: only offset/type/size valid */
+#define FXT_RF_UNKNOWN		(1u << 1)	/* type/subtype the spec does not define */
+#define FXT_RF_NO_PAYLOAD	(1u << 2)	/* too large for the read buffer: skipped unread */
+
+struct fxt_record {
+	uint64_t offset;	/* byte offset of the header word in the archive */
+	const uint64_t *words;	/* the record; NULL with FXT_RF_NO_PAYLOAD */
+	uint64_t nwords;	/* record size in words */
+	uint8_t type;		/* enum fxt_record_type (header [0..3]) */
+	uint8_t subtype;	/* metadata type, event type, sched subtype, large type */
+	uint8_t flags;		/* FXT_RF_* */
+	uint8_t nargs;		/* decoded arguments in args[] */
+	uint32_t provider;	/* provider current when the record was read */
+	uint64_t ts;		/* ticks: events, switches, wakeups, logs, large blob 0 */
+	union {
+		struct {
+			uint32_t provider_id;	/* info, section, event */
+			uint8_t event;		/* provider event id */
+			uint8_t trace_info_type;
+			uint32_t magic;		/* magic number record */
+			struct fxt_str name;	/* provider info */
+		} meta;
+		struct {
+			uint64_t ticks_per_second;
+		} init;
+		struct {
+			uint16_t index;
+			struct fxt_str str;	/* ref = index */
+		} string;
+		struct {
+			uint8_t index;
+			uint64_t pid, tid;
+		} thread;
+		struct {
+			struct fxt_thread thread;
+			struct fxt_str category, name;
+			uint64_t data;	/* counter id, end ts, correlation id */
+		} event;
+		struct {
+			struct fxt_str name;
+			uint32_t size;
+			uint8_t blob_type;
+			const void *payload;
+		} blob;
+		struct {
+			struct fxt_thread process;
+			struct fxt_str name;
+			uint64_t pointer;
+		} uobj;
+		struct {
+			uint8_t obj_type;
+			struct fxt_str name;
+			uint64_t koid;
+		} kobj;
+		struct {	/* subtype 0 and 1 (v2 fills out/in.tid only) */
+			uint16_t cpu;
+			uint8_t out_state;
+			uint8_t out_prio, in_prio;	/* subtype 0 */
+			struct fxt_thread out, in;
+		} sw;
+		struct {	/* subtype 2 */
+			uint16_t cpu;
+			uint64_t tid;		/* woken thread koid */
+		} wakeup;
+		struct {
+			struct fxt_thread thread;
+			struct fxt_str msg;
+		} log;
+		struct {	/* large type 0 */
+			uint8_t format;
+			struct fxt_str category, name;
+			struct fxt_thread thread;	/* format 0 */
+			uint64_t size;
+			const void *payload;
+		} lblob;
+	} u;
+	struct fxt_arg args[FXT_MAX_ARGS];
+};
+
+/* ------------------------------------------------------------------ */
+/* Diagnostics: every defect the reader can report, with a stable id.   */
+
+enum fxt_diag_severity {
+	FXT_SEV_ERROR,		/* the archive breaks the specification */
+	FXT_SEV_WARNING,	/* readable, but something was lost or limited */
+};
+
+#define FXT_DIAGS(X)								\
+	X(NO_MAGIC,         ERROR,   "archive does not start with the magic number record") \
+	X(BIG_ENDIAN,       ERROR,   "big-endian archive: not supported") \
+	X(MAGIC_MISPLACED,  ERROR,   "magic number record is not the first record") \
+	X(SIZE_ZERO,        ERROR,   "record size is 0: cannot continue") \
+	X(TRUNCATED,        ERROR,   "truncated record at offset %s") \
+	X(TOO_LARGE,        WARNING, "record of %s bytes is larger than the read buffer: skipped") \
+	X(SIZE_MISMATCH,    ERROR,   "record size does not match its content: %s") \
+	X(RESERVED_BITS,    ERROR,   "reserved bits set: %s") \
+	X(UNKNOWN_RECORD,   ERROR,   "unknown record type %s") \
+	X(UNKNOWN_SUBTYPE,  ERROR,   "unknown %s") \
+	X(BAD_MAGIC_RECORD, ERROR,   "malformed magic number record: %s") \
+	X(PROVIDER_UNKNOWN, ERROR,   "provider %s was never announced by provider info metadata") \
+	X(PROVIDER_NAME,    ERROR,   "provider info name: %s") \
+	X(INIT_ZERO,        ERROR,   "initialization record with 0 ticks per second") \
+	X(STRING_INDEX_0,   ERROR,   "string record for index 0 (ignored)") \
+	X(THREAD_INDEX_0,   ERROR,   "thread record for index 0 (ignored)") \
+	X(STRING_UNDEFINED, ERROR,   "string index %s is not defined in this provider") \
+	X(THREAD_UNDEFINED, ERROR,   "thread index %s is not defined in this provider") \
+	X(STRING_TOO_LONG,  ERROR,   "string longer than 32000 bytes: %s") \
+	X(PADDING,          ERROR,   "non-zero padding after %s") \
+	X(ARG_SIZE,         ERROR,   "argument %s: size does not match its type") \
+	X(ARG_OVERFLOW,     ERROR,   "arguments overflow the record: %s") \
+	X(ARG_UNKNOWN,      ERROR,   "unknown argument type %s") \
+	X(ARG_RESERVED,     ERROR,   "argument %s: reserved bits set") \
+	X(KOBJ_NO_PROCESS,  ERROR,   "thread kernel object %s has no \"process\" koid argument") \
+	X(KOBJ_NAME,        ERROR,   "kernel object %s has no name") \
+	X(SWITCH_STATE,     ERROR,   "context switch outgoing state %s") \
+	X(WAKEUP_ARGS,      ERROR,   "thread wakeup arguments: %s") \
+	X(TIME_BACKWARDS,   ERROR,   "timestamp goes backwards in provider %s") \
+	X(DURATION_END,     ERROR,   "duration complete event ends before it begins: %s") \
+	X(BLOB_SIZE,        ERROR,   "blob payload size %s does not fit the record") \
+	X(MEMORY_LIMIT,     WARNING, "reader memory limit reached: %s no longer recorded") \
+	X(IO_ERROR,         ERROR,   "read error: %s")
+
+enum fxt_diag_id {
+#define FXT_DIAG_ENUM(id, sev, msg) FXT_D_##id,
+	FXT_DIAGS(FXT_DIAG_ENUM)
+#undef FXT_DIAG_ENUM
+	FXT_D_COUNT
+};
+
+/* Stable name ("SIZE_ZERO"), severity and printf-ish template of a diagnostic. */
+const char *fxt_diag_name(enum fxt_diag_id id);
+enum fxt_diag_severity fxt_diag_severity(enum fxt_diag_id id);
+const char *fxt_diag_template(enum fxt_diag_id id);
+
+/*
+ * Called for every defect with the record offset, the id and the complete
+ * message (template filled in). Return non-zero to stop reading.
+ */
+typedef int (*fxt_diag_fn)(void *ctx, uint64_t offset, enum fxt_diag_id id,
+			   const char *message);
+
+/* ------------------------------------------------------------------ */
+/* Reader.                                                              */
+
+#define FXT_READER_BUFSIZE	(4u << 20)	/* read buffer; larger records are skipped */
+#define FXT_READER_MEM_LIMIT	(256u << 20)	/* tables: strings, threads, providers, koids */
+#define FXT_MAX_PROVIDERS	4096
+
+/* A kernel object the reader has seen (global table). */
+struct fxt_kobj_info {
+	uint64_t koid;
+	uint64_t process;	/* thread: the "process" argument, else 0 */
+	uint8_t obj_type;	/* 0 when unused */
+	uint8_t name_len;
+	char name[46];		/* truncated to 45 bytes + NUL */
+};
+
+struct fxt_reader;
+
+/* Open a file ("-" is stdin); NULL and errno on failure. */
+struct fxt_reader *fxt_reader_open(const char *path);
+/* Read from fd (not closed by fxt_reader_close()). */
+struct fxt_reader *fxt_reader_open_fd(int fd);
+/* Read an archive held in memory (not copied: keep it alive). */
+struct fxt_reader *fxt_reader_open_mem(const void *data, size_t len);
+void fxt_reader_close(struct fxt_reader *r);
+
+void fxt_reader_set_diag(struct fxt_reader *r, fxt_diag_fn fn, void *ctx);
+/* Lower the memory limit (tests); 0 keeps the default. */
+void fxt_reader_set_mem_limit(struct fxt_reader *r, size_t bytes);
+/* Apply kernel object records to the koid table (default on). */
+void fxt_reader_set_track_kobjs(struct fxt_reader *r, bool on);
+
+/*
+ * Decode the next record into *rec. Returns 1 for a record (possibly with
+ * FXT_RF_MALFORMED or FXT_RF_UNKNOWN set: skip those), 0 at the end of the
+ * archive and -1 when reading cannot continue (I/O error, size 0 record; a
+ * diagnostic was reported). A truncated final record is reported once as
+ * FXT_D_TRUNCATED and then reads as the end of the archive.
+ */
+int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec);
+
+/* Archive bytes consumed so far, and the size when known (else 0). */
+uint64_t fxt_reader_offset(const struct fxt_reader *r);
+uint64_t fxt_reader_size(const struct fxt_reader *r);
+/* Diagnostics reported, in total and per id. */
+uint64_t fxt_reader_diag_count(const struct fxt_reader *r);
+uint64_t fxt_reader_diag_count_id(const struct fxt_reader *r, enum fxt_diag_id id);
+/* Records read. */
+uint64_t fxt_reader_records(const struct fxt_reader *r);
+
+/* Current provider, its name and ticks per second. */
+uint32_t fxt_reader_provider(const struct fxt_reader *r);
+const char *fxt_reader_provider_name(const struct fxt_reader *r, uint32_t id);
+uint64_t fxt_reader_ticks_per_second(const struct fxt_reader *r);
+/* Ticks of the current provider to nanoseconds. */
+uint64_t fxt_reader_ticks_to_ns(const struct fxt_reader *r, uint64_t ticks);
+
+/* Global kernel object table: NULL if the koid was never described. */
+const struct fxt_kobj_info *fxt_reader_kobj(const struct fxt_reader *r, uint64_t koid);
+
+/* ------------------------------------------------------------------ */
+/* Small helpers shared by the tools.                                   */
+
+static inline struct fxt_str fxt_str(const char *s)
+{
+	struct fxt_str r = { 0, 0, s };
+	size_t n = 0;
+
+	if (s)
+		while (s[n])
+			n++;
+	r.len = (uint16_t)(n > 0xffff ? 0xffff : n);
+	return r;
+}
+
+/* Names of record types, event types, argument types, thread states. */
+const char *fxt_record_type_name(unsigned int type);
+const char *fxt_event_type_name(unsigned int type);
+const char *fxt_arg_type_name(unsigned int type);
+const char *fxt_thread_state_name(unsigned int state);
+
+#endif /* LIBFXT_H */
