@@ -102,11 +102,13 @@ struct fxt_layout {
 struct fxt_cpu_stats {
 	__u32 cpu;
 	__u32 flags;			/* FXT_CPU_* */
-	__u64 records_written;		/* committed since the last clear */
-	__u64 records_dropped;		/* refused since the last clear */
+	__u64 records_written;		/* rolling records since the last clear */
+	__u64 records_dropped;		/* rolling records refused */
 	__u64 wrapped_count;		/* rolling buffer switches */
 	__u64 durable_bytes;		/* durable data end */
 	__u64 rolling_bytes;		/* data in the current rolling buffer */
+	__u64 durable_records;		/* durable records written */
+	__u64 durable_dropped;		/* durable records refused (buffer full) */
 };
 
 /* FXT_IOC_GET_CATEGORIES: the categories the module knows. */
@@ -180,9 +182,11 @@ struct fxt_buffer_header {
 	__u64 rolling_current;		/* wrapped count << 32 | offset */
 	__u64 rolling_committed[2];	/* bytes finished in each buffer */
 	__u64 rolling_data_end[2];	/* end of a buffer once switched away */
-	__u64 records_written;
-	__u64 records_dropped;
+	__u64 records_written;		/* rolling records committed */
+	__u64 records_dropped;		/* rolling records refused */
 	__u64 flags;			/* FXT_CPU_* */
+	__u64 durable_records;		/* durable records committed */
+	__u64 durable_dropped;		/* durable records refused */
 };
 
 #endif /* _UAPI_LINUX_FXT_H */

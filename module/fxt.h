@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fxt.h - internal declarations shared by the files of fxt.ko.
+ *
+ * The file list is the design:
+ *   fxt_main.c     module init/exit, the misc device
+ *   fxt_dev.c      file operations: ioctl, mmap, read/write/poll of packets
+ *   fxt_session.c  the controller state machine (initialize..terminate)
+ *   fxt_buffer.c   per-CPU durable + rolling buffers, reserve/commit, modes
+ *   fxt_packets.c  the packet FIFO (STARTED, SAVE_BUFFER, STOPPED)
+ *   fxt_tables.c   per-CPU string and thread tables
+ *   fxt_records.c  FXT record writers (one per record kind)
+ *   fxt_names.c    kernel object records: start snapshot, fork/exec/rename
+ *   fxt_probes.c   tracepoint lookup, registration and the probes
+ */
+#ifndef _FXT_INTERNAL_H
+#define _FXT_INTERNAL_H
+
+#include <linux/types.h>
+#include <linux/irq_work.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/kfifo.h>
+#include <linux/wait.h>
+#include <linux/fxt.h>
+
+/* Constant strings, pre-registered in every CPU's string table at start. */
+enum fxt_const_string {
+	FXT_S_NONE = 0,
+	FXT_S_SCHED,		/* category names, FXT_CAT_* order */
+	FXT_S_WAKEUP,
+	FXT_S_IRQ,		/* also the "irq" argument name */
+	FXT_S_SOFTIRQ,
+	FXT_S_PROCESS,		/* argument names */
+	FXT_S_WAKER,
+	FXT_S_WEIGHT,
+	FXT_S_HANDLED,
+	FXT_S_VECTOR,
+	FXT_S_SOFTIRQ_FIRST,	/* softirq vector names, NR_SOFTIRQS of them */
+	FXT_S_VECTOR_FIRST = FXT_S_SOFTIRQ_FIRST + 10,
+	FXT_S_VECTOR_LAST = FXT_S_VECTOR_FIRST + 15,
+	FXT_S_FIRST_DYNAMIC,	/* first index handed out at run time */
+};
+
+/* Pseudo koids for the interrupt tracks (Documentation/records.rst). */
+#define FXT_KOID_IRQ_PROCESS	0x40000000ull
+#define FXT_KOID_IRQ_THREAD(c)	(FXT_KOID_IRQ_PROCESS + 1 + (c))
+/* Thread index of the CPU's interrupt pseudo-thread. */
+#define FXT_IRQ_THREAD_INDEX	1
+
+/* Per-CPU thread table: tid -> FXT thread index (fxt_tables.c). */
+#define FXT_THREAD_SLOTS	512	/* power of two */
+#define FXT_THREAD_PROBES	8	/* linear probe length */
+#define FXT_THREAD_PROMOTE	2	/* sightings before a thread is indexed */
+
+struct fxt_thread_slot {
+	u32 tid;
+	u32 tgid;
+	u8 index;		/* 0: not (yet) indexed */
+	u8 seen;		/* 0: slot free */
+};
+
+/* Per-CPU cache of interrupt handler name strings (fxt_tables.c). */
+#define FXT_IRQ_NAME_SLOTS	256	/* power of two */
+
+struct fxt_irq_name_slot {
+	const char *name;	/* action->name; compared, never dereferenced later */
+	int irq;
+	u16 index;		/* 0: free */
+};
+
+/* Everything a CPU owns. Only probes on that CPU write it (plus control). */
+struct fxt_cpu {
+	unsigned int cpu;
+	struct fxt_buffer_header *hdr;	/* first page of the CPU's region */
+	u8 *durable;
+	u8 *rolling[2];
+	u64 durable_size;
+	u64 rolling_size;
+
+	/* streaming: buffer i may be rolled into (bit i); see fxt_buffer.c */
+	unsigned long ready;
+	/* the outstanding SAVE_BUFFER request, valid while save_pending */
+	u32 save_wrapped;
+	u64 save_durable_end;
+	bool save_pending;		/* written on the CPU, read by control */
+	struct irq_work save_work;	/* queues the packet outside the probe */
+
+	/* tables; touched only by probes on this CPU (fxt_tables.c) */
+	u16 next_string;
+	u8 next_thread;
+	struct fxt_thread_slot threads[FXT_THREAD_SLOTS];
+	struct fxt_irq_name_slot irq_names[FXT_IRQ_NAME_SLOTS];
+};
+
+/* The one session (one opener at a time). */
+struct fxt_session {
+	struct mutex lock;		/* serialises control operations */
+	u32 state;			/* enum fxt_session_state */
+	u32 mode;
+	u32 categories;			/* configured */
+	u32 active_categories;		/* configured + start's additions */
+	bool aborted;			/* a start failed half-way */
+	bool results_written;		/* last stop asked to write results */
+	bool need_preamble;		/* durable buffers were emptied */
+	u64 cpu_stride;
+	u64 map_size;
+	u64 durable_size;
+	void *area;			/* vmalloc_user: all CPUs' regions */
+	struct fxt_cpu *cpus;		/* nr_cpu_ids entries */
+	atomic_t map_count;		/* live mappings of the area */
+
+	/* packets to the collector (fxt_packets.c) */
+	spinlock_t pkt_lock;
+	DECLARE_KFIFO_PTR(pkts, struct fxt_packet);
+	wait_queue_head_t pkt_wait;
+};
+
+extern struct fxt_session fxt_session;
+
+/* fxt_buffer.c */
+int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size);
+void fxt_buffers_free(struct fxt_session *s);
+void fxt_buffers_clear(struct fxt_session *s, bool durable_too);
+u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len, u64 *ts,
+			 unsigned int *bufno);
+void fxt_rolling_commit(struct fxt_cpu *c, unsigned int len,
+			unsigned int bufno);
+u64 *fxt_durable_reserve(struct fxt_cpu *c, unsigned int len);
+void fxt_durable_commit(struct fxt_cpu *c, unsigned int len);
+int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt);
+void fxt_buffers_sync_notifications(struct fxt_session *s);
+void fxt_cpu_stats(struct fxt_session *s, struct fxt_cpu_stats *st);
+
+static inline struct fxt_cpu *fxt_this_cpu(void)
+{
+	return &fxt_session.cpus[smp_processor_id()];
+}
+
+/* fxt_packets.c */
+int fxt_packets_init(struct fxt_session *s);
+void fxt_packets_free(struct fxt_session *s);
+void fxt_packets_reset(struct fxt_session *s);
+void fxt_packet_post(struct fxt_session *s, u16 request, u16 cpu,
+		     u32 data32, u64 data64);
+bool fxt_packets_pending(struct fxt_session *s);
+ssize_t fxt_packets_read(struct fxt_session *s, char __user *buf,
+			 size_t count, bool nonblock);
+
+/* fxt_tables.c */
+void fxt_tables_reset(struct fxt_cpu *c);
+u8 fxt_thread_ref(struct fxt_cpu *c, struct task_struct *p);
+u16 fxt_irq_name_ref(struct fxt_cpu *c, int irq, const char *name);
+
+/* fxt_records.c */
+u8 fxt_prio(const struct task_struct *p);
+unsigned int fxt_out_state(bool preempt, unsigned int prev_state,
+			   const struct task_struct *prev);
+bool fxt_write_string(struct fxt_cpu *c, u16 index, const char *str);
+bool fxt_write_thread(struct fxt_cpu *c, u8 index, u64 pid, u64 tid);
+void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name);
+void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
+			   const char *name);
+void fxt_write_switch(struct fxt_cpu *c, bool preempt,
+		      struct task_struct *prev, struct task_struct *next,
+		      unsigned int prev_state);
+void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p);
+void fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
+			 u16 name, u16 arg_name, unsigned int arg_type,
+			 u32 arg_value);
+void fxt_write_cpu_preamble(struct fxt_cpu *c);
+const char *fxt_const_string(unsigned int index);
+
+/* fxt_names.c */
+void fxt_names_snapshot(void);
+void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
+			  const char *comm);
+
+/* fxt_probes.c */
+int fxt_probes_find(void);
+int fxt_probes_register(u32 categories);
+void fxt_probes_unregister(void);
+extern const char *const fxt_vector_names[];
+extern const unsigned int fxt_nr_vector_names;
+
+/* fxt_session.c */
+long fxt_session_ioctl(struct fxt_session *s, unsigned int cmd,
+		       unsigned long arg);
+void fxt_session_release(struct fxt_session *s);
+int fxt_session_init(struct fxt_session *s);
+void fxt_session_exit(struct fxt_session *s);
+
+#endif /* _FXT_INTERNAL_H */

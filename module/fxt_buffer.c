@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxt_buffer.c - per-CPU durable and rolling buffers.
+ *
+ * Lock-free per-CPU buffers, split the Fuchsia way; oneshot, circular and
+ * streaming modes. Documentation/buffers.rst has the diagrams; in short:
+ *
+ * Each CPU owns one region of the mapped area: a header page (struct
+ * fxt_buffer_header, read by the collector), a durable buffer for records
+ * that give meaning to others (strings, threads, names) and that is never
+ * overwritten, and two rolling buffers for everything else. Oneshot mode
+ * uses the two rolling halves as one buffer.
+ *
+ * Writers are the probes of one CPU: task, softirq and hardirq contexts that
+ * nest, never run in parallel, and never sleep. A writer reserves space with
+ * local_cmpxchg() on the CPU's reserve word, fills the record, then adds its
+ * length to the buffer's commit count with local_add(). A nested writer
+ * completes before the writer it interrupted resumes, so a buffer is
+ * complete exactly when its commit count equals its data end. The timestamp
+ * is read inside the reserve loop: if a nested writer reserves between our
+ * clock read and our cmpxchg, the cmpxchg fails and we read the clock again,
+ * so records are in time order within each CPU's buffers.
+ *
+ * The rolling reserve word packs (wrapped count << 32 | offset) so that a
+ * switch to the other rolling buffer is one store. Switching is the slow
+ * path and runs with interrupts off, which makes "reset the next buffer,
+ * close the current one, switch" one step for every writer on the CPU.
+ */
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/timekeeping.h>
+#include <linux/overflow.h>
+#include <asm/local.h>
+#include "fxt.h"
+
+/* The header's live counters are local_t words in the shared page. */
+#define FXT_LOCAL(field)	((local_t *)&(field))
+
+/* Smallest rolling buffer: a nested writer must never fill two of them. */
+#define FXT_MIN_ROLLING		(4u << 10)
+/* Default durable share of a CPU's buffer: 1/8, within these bounds. */
+#define FXT_MIN_DURABLE		(16u << 10)
+#define FXT_MAX_DURABLE		(4u << 20)
+
+static void fxt_save_work_fn(struct irq_work *work);
+
+static void fxt_flag_set(struct fxt_cpu *c, u64 flag)
+{
+	unsigned long irqflags;
+
+	/* Writers of this CPU nest: make the read-modify-write one step. */
+	local_irq_save(irqflags);
+	WRITE_ONCE(c->hdr->flags, READ_ONCE(c->hdr->flags) | flag);
+	local_irq_restore(irqflags);
+}
+
+/**
+ * fxt_buffers_alloc() - allocate and lay out every possible CPU's region
+ * @s: the session
+ * @size: bytes per CPU, header page included
+ * @durable_size: bytes of durable buffer per CPU, 0 for the default
+ *
+ * Return: 0, -EINVAL for a size that cannot be laid out, -ENOMEM.
+ */
+int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size)
+{
+	u64 avail, rolling, total;
+	unsigned int cpu;
+
+	BUILD_BUG_ON(sizeof(local_t) != sizeof(__u64));
+	BUILD_BUG_ON(sizeof(struct fxt_buffer_header) > PAGE_SIZE);
+
+	if (size < FXT_BUFFER_SIZE_MIN || size > FXT_BUFFER_SIZE_MAX ||
+	    !PAGE_ALIGNED(size))
+		return -EINVAL;
+	avail = size - PAGE_SIZE;
+	if (!durable_size)
+		durable_size = clamp_t(u64, avail / 8, FXT_MIN_DURABLE,
+				       FXT_MAX_DURABLE) & ~15ull;
+	if (durable_size & 7 || durable_size < FXT_MIN_ROLLING ||
+	    durable_size + 2 * FXT_MIN_ROLLING > avail)
+		return -EINVAL;
+	rolling = ((avail - durable_size) / 2) & ~7ull;
+	if (check_mul_overflow(size, (u64)nr_cpu_ids, &total))
+		return -EINVAL;
+
+	s->cpus = kvcalloc(nr_cpu_ids, sizeof(*s->cpus), GFP_KERNEL);
+	if (!s->cpus)
+		return -ENOMEM;
+	s->area = vmalloc_user(total);
+	if (!s->area) {
+		kvfree(s->cpus);
+		s->cpus = NULL;
+		return -ENOMEM;
+	}
+	s->cpu_stride = size;
+	s->map_size = total;
+	s->durable_size = durable_size;
+
+	for_each_possible_cpu(cpu) {
+		struct fxt_cpu *c = &s->cpus[cpu];
+		u8 *base = (u8 *)s->area + (u64)cpu * size;
+		struct fxt_buffer_header *h = (void *)base;
+
+		c->cpu = cpu;
+		c->hdr = h;
+		c->durable = base + PAGE_SIZE;
+		c->durable_size = durable_size;
+		c->rolling[0] = c->durable + durable_size;
+		if (s->mode == FXT_MODE_ONESHOT) {
+			c->rolling[1] = NULL;
+			c->rolling_size = 2 * rolling;
+		} else {
+			c->rolling[1] = c->rolling[0] + rolling;
+			c->rolling_size = rolling;
+		}
+		init_irq_work(&c->save_work, fxt_save_work_fn);
+
+		h->magic = FXT_BUFFER_MAGIC;
+		h->version = FXT_ABI_VERSION;
+		h->cpu = cpu;
+		h->mode = s->mode;
+		h->region_size = size;
+		h->durable_offset = PAGE_SIZE;
+		h->durable_size = durable_size;
+		h->rolling_offset[0] = PAGE_SIZE + durable_size;
+		h->rolling_offset[1] = c->rolling[1] ?
+			PAGE_SIZE + durable_size + rolling : 0;
+		h->rolling_size = c->rolling_size;
+	}
+	fxt_buffers_clear(s, true);
+	return 0;
+}
+
+void fxt_buffers_free(struct fxt_session *s)
+{
+	vfree(s->area);
+	s->area = NULL;
+	kvfree(s->cpus);
+	s->cpus = NULL;
+}
+
+/**
+ * fxt_buffers_clear() - empty the rolling buffers, and the durable one too
+ * @s: the session; no probe may be registered
+ * @durable_too: also empty the durable buffer and forget the tables
+ */
+void fxt_buffers_clear(struct fxt_session *s, bool durable_too)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct fxt_cpu *c = &s->cpus[cpu];
+		struct fxt_buffer_header *h = c->hdr;
+
+		WRITE_ONCE(h->rolling_current, 0);
+		WRITE_ONCE(h->rolling_committed[0], 0);
+		WRITE_ONCE(h->rolling_committed[1], 0);
+		WRITE_ONCE(h->rolling_data_end[0], 0);
+		WRITE_ONCE(h->rolling_data_end[1], 0);
+		WRITE_ONCE(h->records_written, 0);
+		WRITE_ONCE(h->records_dropped, 0);
+		WRITE_ONCE(h->flags, h->flags & ~(u64)FXT_CPU_ROLLING_FULL);
+		/* Buffer 0 is being written; buffer 1 may be rolled into. */
+		c->ready = BIT(1);
+		WRITE_ONCE(c->save_pending, false);
+		if (durable_too) {
+			WRITE_ONCE(h->durable_reserved, 0);
+			WRITE_ONCE(h->durable_committed, 0);
+			WRITE_ONCE(h->durable_records, 0);
+			WRITE_ONCE(h->durable_dropped, 0);
+			WRITE_ONCE(h->flags, 0);
+			fxt_tables_reset(c);
+		}
+	}
+	/* Publish the cleared headers before any probe is registered. */
+	smp_wmb();
+}
+
+/*
+ * Roll from the full current buffer to the other one. @old is the reserve
+ * word the caller found full. Returns true when the caller should retry,
+ * false when the record must be dropped.
+ */
+static bool fxt_rolling_switch(struct fxt_cpu *c, long old)
+{
+	struct fxt_buffer_header *h = c->hdr;
+	local_t *cur = FXT_LOCAL(h->rolling_current);
+	u32 wrapped = (u64)old >> FXT_ROLLING_OFFSET_BITS;
+	unsigned int b = wrapped & 1, nb = b ^ 1;
+	unsigned long irqflags;
+	bool retry = true;
+
+	if (h->mode == FXT_MODE_ONESHOT) {
+		if (!(READ_ONCE(h->flags) & FXT_CPU_ROLLING_FULL))
+			fxt_flag_set(c, FXT_CPU_ROLLING_FULL);
+		return false;
+	}
+
+	local_irq_save(irqflags);
+	if (local_read(cur) != old)
+		goto out;		/* a nested writer moved on: retry */
+	if (h->mode == FXT_MODE_STREAMING && !test_bit(nb, &c->ready)) {
+		/* The collector has not saved it yet: drop until it has. */
+		if (!(READ_ONCE(h->flags) & FXT_CPU_ROLLING_FULL))
+			WRITE_ONCE(h->flags, h->flags | FXT_CPU_ROLLING_FULL);
+		retry = false;
+		goto out;
+	}
+	local_set(FXT_LOCAL(h->rolling_committed[nb]), 0);
+	WRITE_ONCE(h->rolling_data_end[nb], 0);
+	WRITE_ONCE(h->rolling_data_end[b], old & FXT_ROLLING_OFFSET_MASK);
+	/* Order the resets and the data end before the new reserve word. */
+	smp_wmb();
+	local_set(cur, (long)((u64)(wrapped + 1) << FXT_ROLLING_OFFSET_BITS));
+	if (h->mode == FXT_MODE_STREAMING) {
+		clear_bit(nb, &c->ready);
+		c->save_wrapped = wrapped;
+		c->save_durable_end =
+			local_read(FXT_LOCAL(h->durable_reserved));
+		smp_wmb();
+		WRITE_ONCE(c->save_pending, true);
+		/* Probes can hold the runqueue lock: wake the reader later. */
+		irq_work_queue(&c->save_work);
+		WRITE_ONCE(h->flags, h->flags & ~(u64)FXT_CPU_ROLLING_FULL);
+	}
+out:
+	local_irq_restore(irqflags);
+	return retry;
+}
+
+/**
+ * fxt_rolling_reserve() - reserve a rolling record and timestamp it
+ * @c: this CPU's state; preemption disabled
+ * @len: record length in bytes, a multiple of 8
+ * @ts: set to the record's timestamp
+ * @bufno: set to the buffer to pass to fxt_rolling_commit()
+ *
+ * Return: where to write the record, or NULL if it was dropped (counted).
+ */
+u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len, u64 *ts,
+			 unsigned int *bufno)
+{
+	struct fxt_buffer_header *h = c->hdr;
+	local_t *cur = FXT_LOCAL(h->rolling_current);
+	unsigned int b;
+	long old;
+	u64 off;
+
+	if (unlikely(READ_ONCE(h->flags) & FXT_CPU_DURABLE_FULL))
+		goto drop;
+	for (;;) {
+		old = local_read(cur);
+		off = old & FXT_ROLLING_OFFSET_MASK;
+		b = ((u64)old >> FXT_ROLLING_OFFSET_BITS) & 1;
+		if (likely(off + len <= c->rolling_size)) {
+			*ts = ktime_get_boot_fast_ns();
+			if (likely(local_cmpxchg(cur, old, old + len) == old)) {
+				*bufno = b;
+				return (u64 *)(c->rolling[b] + off);
+			}
+			continue;
+		}
+		if (!fxt_rolling_switch(c, old))
+			goto drop;
+	}
+drop:
+	local_inc(FXT_LOCAL(h->records_dropped));
+	return NULL;
+}
+
+void fxt_rolling_commit(struct fxt_cpu *c, unsigned int len,
+			unsigned int bufno)
+{
+	struct fxt_buffer_header *h = c->hdr;
+
+	/* The record's words before the count that publishes them. */
+	smp_wmb();
+	local_add(len, FXT_LOCAL(h->rolling_committed[bufno]));
+	local_inc(FXT_LOCAL(h->records_written));
+}
+
+/**
+ * fxt_durable_reserve() - reserve a durable record
+ * @c: this CPU's state; preemption disabled
+ * @len: record length in bytes, a multiple of 8
+ *
+ * A full durable buffer stops recording on this CPU (as Fuchsia's engine
+ * does): a record that refers to a lost durable record would be garbage.
+ *
+ * Return: where to write the record, or NULL if it was dropped (counted).
+ */
+u64 *fxt_durable_reserve(struct fxt_cpu *c, unsigned int len)
+{
+	struct fxt_buffer_header *h = c->hdr;
+	local_t *res = FXT_LOCAL(h->durable_reserved);
+	long old;
+
+	if (unlikely(READ_ONCE(h->flags) & FXT_CPU_DURABLE_FULL))
+		goto drop;
+	do {
+		old = local_read(res);
+		if (unlikely(old + len > c->durable_size)) {
+			fxt_flag_set(c, FXT_CPU_DURABLE_FULL);
+			goto drop;
+		}
+	} while (local_cmpxchg(res, old, old + len) != old);
+	return (u64 *)(c->durable + old);
+drop:
+	local_inc(FXT_LOCAL(h->durable_dropped));
+	return NULL;
+}
+
+void fxt_durable_commit(struct fxt_cpu *c, unsigned int len)
+{
+	struct fxt_buffer_header *h = c->hdr;
+
+	smp_wmb();
+	local_add(len, FXT_LOCAL(h->durable_committed));
+	local_inc(FXT_LOCAL(h->durable_records));
+}
+
+static void fxt_save_work_fn(struct irq_work *work)
+{
+	struct fxt_cpu *c = container_of(work, struct fxt_cpu, save_work);
+
+	if (!READ_ONCE(c->save_pending))
+		return;
+	smp_rmb();
+	fxt_packet_post(&fxt_session, FXT_PKT_SAVE_BUFFER, c->cpu,
+			c->save_wrapped, c->save_durable_end);
+}
+
+/**
+ * fxt_buffer_saved() - the collector saved the buffer a request named
+ * @s: the session, streaming
+ * @pkt: a BUFFER_SAVED packet with the request's cpu, data32 and data64
+ *
+ * Return: 0, or -EINVAL when no such request is outstanding.
+ */
+int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt)
+{
+	struct fxt_cpu *c;
+
+	if (pkt->request != FXT_PKT_BUFFER_SAVED ||
+	    pkt->cpu >= nr_cpu_ids || !cpu_possible(pkt->cpu))
+		return -EINVAL;
+	c = &s->cpus[pkt->cpu];
+	if (!READ_ONCE(c->save_pending) || pkt->data32 != c->save_wrapped ||
+	    pkt->data64 != c->save_durable_end)
+		return -EINVAL;
+	WRITE_ONCE(c->save_pending, false);
+	/* The request is answered before the buffer may be rolled into. */
+	smp_mb__before_atomic();
+	set_bit(pkt->data32 & 1, &c->ready);
+	return 0;
+}
+
+/* Wait until no SAVE_BUFFER notification is still on its way. */
+void fxt_buffers_sync_notifications(struct fxt_session *s)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&s->cpus[cpu].save_work);
+}
+
+void fxt_cpu_stats(struct fxt_session *s, struct fxt_cpu_stats *st)
+{
+	struct fxt_buffer_header *h = s->cpus[st->cpu].hdr;
+	u64 cur = READ_ONCE(h->rolling_current);
+
+	st->flags = READ_ONCE(h->flags);
+	st->records_written = READ_ONCE(h->records_written);
+	st->records_dropped = READ_ONCE(h->records_dropped);
+	st->wrapped_count = cur >> FXT_ROLLING_OFFSET_BITS;
+	st->durable_bytes = READ_ONCE(h->durable_reserved);
+	st->rolling_bytes = cur & FXT_ROLLING_OFFSET_MASK;
+	st->durable_records = READ_ONCE(h->durable_records);
+	st->durable_dropped = READ_ONCE(h->durable_dropped);
+}

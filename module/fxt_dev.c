@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxt_dev.c - /dev/fxt: one opener, ioctls for control, a read-only
+ * mapping of the buffers, and the packet hand-shake over read/write/poll.
+ *
+ * Only CAP_PERFMON or CAP_SYS_ADMIN may open the device (node mode 0600).
+ * The file pins the module (fops.owner) and every mapping pins the file, so
+ * the module cannot go away while the buffers are open or mapped.
+ */
+#include <linux/kernel.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/uaccess.h>
+#include <linux/capability.h>
+#include <linux/version.h>
+#include "fxt.h"
+
+static atomic_t fxt_opened = ATOMIC_INIT(0);
+
+/* vm_flags became write-protected in 6.3. */
+static void fxt_vma_clear_maywrite(struct vm_area_struct *vma)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_clear(vma, VM_MAYWRITE);
+#else
+	vma->vm_flags &= ~VM_MAYWRITE;
+#endif
+}
+
+static int fxt_open(struct inode *inode, struct file *file)
+{
+	if (!perfmon_capable())
+		return -EPERM;
+	if (atomic_cmpxchg(&fxt_opened, 0, 1))
+		return -EBUSY;
+	file->private_data = &fxt_session;
+	return nonseekable_open(inode, file);
+}
+
+static int fxt_release(struct inode *inode, struct file *file)
+{
+	fxt_session_release(file->private_data);
+	atomic_set(&fxt_opened, 0);
+	return 0;
+}
+
+static long fxt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	return fxt_session_ioctl(file->private_data, cmd, arg);
+}
+
+static void fxt_vm_open(struct vm_area_struct *vma)
+{
+	struct fxt_session *s = vma->vm_file->private_data;
+
+	atomic_inc(&s->map_count);
+}
+
+static void fxt_vm_close(struct vm_area_struct *vma)
+{
+	struct fxt_session *s = vma->vm_file->private_data;
+
+	atomic_dec(&s->map_count);
+}
+
+static const struct vm_operations_struct fxt_vm_ops = {
+	.open = fxt_vm_open,
+	.close = fxt_vm_close,
+};
+
+/*
+ * Map the buffers read-only. Return: 0, -EBADFD before initialize, -EPERM
+ * for a writable mapping, -EINVAL for a range outside the buffers.
+ */
+static int fxt_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct fxt_session *s = file->private_data;
+	int ret;
+
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	mutex_lock(&s->lock);
+	if (!s->area) {
+		ret = -EBADFD;
+		goto out;
+	}
+	fxt_vma_clear_maywrite(vma);
+	ret = remap_vmalloc_range(vma, s->area, vma->vm_pgoff);
+	if (!ret) {
+		vma->vm_ops = &fxt_vm_ops;
+		atomic_inc(&s->map_count);
+	}
+out:
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+static ssize_t fxt_read(struct file *file, char __user *buf, size_t count,
+			loff_t *ppos)
+{
+	return fxt_packets_read(file->private_data, buf, count,
+				file->f_flags & O_NONBLOCK);
+}
+
+/*
+ * BUFFER_SAVED packets from the collector. Return: bytes consumed, -EINVAL
+ * for a partial packet or one that answers no outstanding request, -EBADFD
+ * when the session is not streaming or has no buffers.
+ */
+static ssize_t fxt_write(struct file *file, const char __user *buf,
+			 size_t count, loff_t *ppos)
+{
+	struct fxt_session *s = file->private_data;
+	struct fxt_packet pkt;
+	size_t done = 0;
+	int ret = 0;
+
+	if (!count || count % sizeof(pkt))
+		return -EINVAL;
+	mutex_lock(&s->lock);
+	if (!s->area || s->mode != FXT_MODE_STREAMING) {
+		ret = -EBADFD;
+		goto out;
+	}
+	while (done < count) {
+		if (copy_from_user(&pkt, buf + done, sizeof(pkt))) {
+			ret = -EFAULT;
+			break;
+		}
+		ret = fxt_buffer_saved(s, &pkt);
+		if (ret)
+			break;
+		done += sizeof(pkt);
+	}
+out:
+	mutex_unlock(&s->lock);
+	return done ? done : ret;
+}
+
+static __poll_t fxt_poll(struct file *file, poll_table *wait)
+{
+	struct fxt_session *s = file->private_data;
+
+	poll_wait(file, &s->pkt_wait, wait);
+	return fxt_packets_pending(s) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+const struct file_operations fxt_fops = {
+	.owner = THIS_MODULE,
+	.open = fxt_open,
+	.release = fxt_release,
+	.unlocked_ioctl = fxt_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = fxt_mmap,
+	.read = fxt_read,
+	.write = fxt_write,
+	.poll = fxt_poll,
+	.llseek = no_llseek,
+};

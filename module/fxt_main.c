@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxt_main.c - module entry: find the tracepoints, register /dev/fxt.
+ *
+ * fxt records what the scheduler does (context switches, wakeups, interrupts,
+ * thread names) into per-CPU buffers in the Fuchsia Trace Format.
+ * Documentation/ explains the buffers, the ABI and the records.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/miscdevice.h>
+#include "fxt.h"
+
+struct fxt_session fxt_session;
+extern const struct file_operations fxt_fops;
+
+static struct miscdevice fxt_miscdev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "fxt",
+	.fops = &fxt_fops,
+	.mode = 0600,
+};
+
+static int __init fxt_init(void)
+{
+	int ret;
+
+	ret = fxt_probes_find();
+	if (ret)
+		return ret;
+	ret = fxt_session_init(&fxt_session);
+	if (ret)
+		return ret;
+	ret = misc_register(&fxt_miscdev);
+	if (ret) {
+		fxt_session_exit(&fxt_session);
+		return ret;
+	}
+	return 0;
+}
+
+static void __exit fxt_exit(void)
+{
+	/* No opener is left (the file pins the module): nothing is hooked. */
+	misc_deregister(&fxt_miscdev);
+	fxt_session_exit(&fxt_session);
+}
+
+module_init(fxt_init);
+module_exit(fxt_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("fxt developers");
+MODULE_DESCRIPTION("Scheduler tracer writing the Fuchsia Trace Format");

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxt_names.c - kernel object records: who every thread and process is.
+ *
+ * At start a snapshot names every task; from then on the fork, exec and
+ * rename probes name what changes. All of it goes to the durable buffer of
+ * the CPU that writes it, so no trace of any length or mode shows a thread
+ * without a name. Kernel object records are global in FXT: the CPU (the
+ * provider) that carries one does not matter.
+ */
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/rcupdate.h>
+#include <linux/string.h>
+#include "fxt.h"
+
+/* A racy copy is fine (tracepoints do the same): comm is always 0-ended. */
+static void fxt_copy_comm(char *dst, const char *src)
+{
+	memcpy(dst, src, TASK_COMM_LEN);
+	dst[TASK_COMM_LEN - 1] = '\0';
+}
+
+/**
+ * fxt_write_task_names() - name @p, and its process when it leads one
+ * @c: this CPU, preemption disabled
+ * @p: the task
+ * @comm: its name, or NULL to read p->comm
+ */
+void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
+			  const char *comm)
+{
+	char name[TASK_COMM_LEN];
+
+	fxt_copy_comm(name, comm ? comm : p->comm);
+	if (p->pid == p->tgid)
+		fxt_write_kobj_process(c, p->tgid, name);
+	fxt_write_kobj_thread(c, p->pid, p->tgid, name);
+}
+
+/*
+ * Name every process and thread that exists now. Called at start after the
+ * fork/exec/rename probes are registered, so a task created during the walk
+ * is named by one or the other (or both: the last name written wins).
+ */
+void fxt_names_snapshot(void)
+{
+	struct task_struct *g, *t;
+	char leader[TASK_COMM_LEN];
+	char name[TASK_COMM_LEN];
+
+	rcu_read_lock();
+	for_each_process(g) {
+		fxt_copy_comm(leader, g->comm);
+		preempt_disable();
+		fxt_write_kobj_process(fxt_this_cpu(), g->tgid, leader);
+		preempt_enable();
+		for_each_thread(g, t) {
+			fxt_copy_comm(name, t->comm);
+			preempt_disable();
+			fxt_write_kobj_thread(fxt_this_cpu(), t->pid, t->tgid,
+					      name);
+			preempt_enable();
+		}
+	}
+	rcu_read_unlock();
+}

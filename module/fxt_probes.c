@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxt_probes.c - the tracepoints fxt hooks, and the probes themselves.
+ *
+ * Tracepoints are found by name (for_each_kernel_tracepoint()), since the
+ * scheduler's are not exported to modules. Probes run with preemption off,
+ * in task, softirq or hardirq context; each does bounded work: look up a
+ * table, reserve, fill, commit. Documentation/records.rst maps each
+ * tracepoint to the record it produces.
+ */
+#include <linux/kernel.h>
+#include <linux/version.h>
+#include <linux/tracepoint.h>
+#include <linux/interrupt.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <fxt/format.h>
+#include "fxt.h"
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 18, 0)
+#error "fxt needs the sched_switch prev_state argument (Linux 5.18 or later)"
+#endif
+
+struct irqaction;
+
+static void fxt_probe_switch(void *data, bool preempt,
+			     struct task_struct *prev,
+			     struct task_struct *next,
+			     unsigned int prev_state)
+{
+	fxt_write_switch(fxt_this_cpu(), preempt, prev, next, prev_state);
+}
+
+static void fxt_probe_waking(void *data, struct task_struct *p)
+{
+	fxt_write_wakeup(fxt_this_cpu(), p);
+}
+
+static void fxt_probe_fork(void *data, struct task_struct *parent,
+			   struct task_struct *child)
+{
+	fxt_write_task_names(fxt_this_cpu(), child, NULL);
+}
+
+static void fxt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+			   struct linux_binprm *bprm)
+{
+	fxt_write_task_names(fxt_this_cpu(), p, NULL);
+}
+
+static void fxt_probe_rename(void *data, struct task_struct *task,
+			     const char *comm)
+{
+	fxt_write_task_names(fxt_this_cpu(), task, comm);
+}
+
+static void fxt_probe_irq_entry(void *data, int irq, struct irqaction *action)
+{
+	struct fxt_cpu *c = fxt_this_cpu();
+
+	fxt_write_irq_event(c, FXT_EVENT_DURATION_BEGIN, FXT_S_IRQ,
+			    fxt_irq_name_ref(c, irq, action->name),
+			    FXT_S_IRQ, FXT_ARG_INT32, irq);
+}
+
+static void fxt_probe_irq_exit(void *data, int irq, struct irqaction *action,
+			       int ret)
+{
+	struct fxt_cpu *c = fxt_this_cpu();
+
+	fxt_write_irq_event(c, FXT_EVENT_DURATION_END, FXT_S_IRQ,
+			    fxt_irq_name_ref(c, irq, action->name),
+			    FXT_S_HANDLED, FXT_ARG_BOOL, ret != IRQ_NONE);
+}
+
+static u16 fxt_softirq_name(unsigned int vec)
+{
+	return vec < NR_SOFTIRQS ? FXT_S_SOFTIRQ_FIRST + vec : 0;
+}
+
+static void fxt_probe_softirq_entry(void *data, unsigned int vec)
+{
+	fxt_write_irq_event(fxt_this_cpu(), FXT_EVENT_DURATION_BEGIN,
+			    FXT_S_SOFTIRQ, fxt_softirq_name(vec), FXT_S_VECTOR,
+			    FXT_ARG_UINT32, vec);
+}
+
+static void fxt_probe_softirq_exit(void *data, unsigned int vec)
+{
+	fxt_write_irq_event(fxt_this_cpu(), FXT_EVENT_DURATION_END,
+			    FXT_S_SOFTIRQ, fxt_softirq_name(vec), FXT_S_VECTOR,
+			    FXT_ARG_UINT32, vec);
+}
+
+/* x86 irq_vectors: data is the string index of the vector's name. */
+static void fxt_probe_vector_entry(void *data, int vector)
+{
+	fxt_write_irq_event(fxt_this_cpu(), FXT_EVENT_DURATION_BEGIN,
+			    FXT_S_IRQ, (u16)(uintptr_t)data, FXT_S_VECTOR,
+			    FXT_ARG_INT32, vector);
+}
+
+static void fxt_probe_vector_exit(void *data, int vector)
+{
+	fxt_write_irq_event(fxt_this_cpu(), FXT_EVENT_DURATION_END,
+			    FXT_S_IRQ, (u16)(uintptr_t)data, FXT_S_VECTOR,
+			    FXT_ARG_INT32, vector);
+}
+
+/* The x86 interrupt vectors that bypass irq_handler_entry. */
+const char *const fxt_vector_names[] = {
+	"local_timer", "reschedule", "call_function", "call_function_single",
+	"irq_work", "x86_platform_ipi", "spurious_apic", "error_apic",
+	"thermal_apic", "threshold_apic", "deferred_error_apic",
+};
+const unsigned int fxt_nr_vector_names = ARRAY_SIZE(fxt_vector_names);
+
+#define FXT_NAMES	0	/* category 0: registered whenever tracing */
+
+struct fxt_hook {
+	char name[40];
+	void *probe;
+	void *data;
+	u32 category;
+	bool optional;		/* absent on some architectures */
+	struct tracepoint *tp;
+	bool registered;
+};
+
+#define FXT_HOOK(n, p, cat) { .name = n, .probe = p, .category = cat }
+
+/* The three name hooks come first: they must be live before the snapshot. */
+static struct fxt_hook fxt_hooks[] = {
+	FXT_HOOK("sched_process_fork", fxt_probe_fork, FXT_NAMES),
+	FXT_HOOK("sched_process_exec", fxt_probe_exec, FXT_NAMES),
+	FXT_HOOK("task_rename", fxt_probe_rename, FXT_NAMES),
+	FXT_HOOK("sched_switch", fxt_probe_switch, FXT_CAT_SCHED),
+	FXT_HOOK("sched_waking", fxt_probe_waking, FXT_CAT_WAKEUP),
+	FXT_HOOK("sched_wakeup_new", fxt_probe_waking, FXT_CAT_WAKEUP),
+	FXT_HOOK("irq_handler_entry", fxt_probe_irq_entry, FXT_CAT_IRQ),
+	FXT_HOOK("irq_handler_exit", fxt_probe_irq_exit, FXT_CAT_IRQ),
+	FXT_HOOK("softirq_entry", fxt_probe_softirq_entry, FXT_CAT_SOFTIRQ),
+	FXT_HOOK("softirq_exit", fxt_probe_softirq_exit, FXT_CAT_SOFTIRQ),
+};
+#define FXT_NR_FIXED_HOOKS	ARRAY_SIZE(fxt_hooks)
+
+/* Two per vector (entry, exit), filled in by fxt_probes_find(). */
+static struct fxt_hook fxt_vector_hooks[2 * ARRAY_SIZE(fxt_vector_names)];
+
+static void fxt_match_tracepoint(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fxt_hooks); i++)
+		if (!strcmp(tp->name, fxt_hooks[i].name))
+			fxt_hooks[i].tp = tp;
+	for (i = 0; i < ARRAY_SIZE(fxt_vector_hooks); i++)
+		if (!strcmp(tp->name, fxt_vector_hooks[i].name))
+			fxt_vector_hooks[i].tp = tp;
+}
+
+/**
+ * fxt_probes_find() - find every tracepoint fxt hooks
+ *
+ * Return: 0, or -ENOENT when a tracepoint fxt cannot do without is missing.
+ */
+int fxt_probes_find(void)
+{
+	unsigned int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(fxt_vector_names) >
+		     FXT_S_VECTOR_LAST - FXT_S_VECTOR_FIRST + 1);
+	for (i = 0; i < ARRAY_SIZE(fxt_vector_names); i++) {
+		struct fxt_hook *in = &fxt_vector_hooks[2 * i];
+		struct fxt_hook *out = in + 1;
+
+		snprintf(in->name, sizeof(in->name), "%s_entry",
+			 fxt_vector_names[i]);
+		snprintf(out->name, sizeof(out->name), "%s_exit",
+			 fxt_vector_names[i]);
+		in->probe = fxt_probe_vector_entry;
+		out->probe = fxt_probe_vector_exit;
+		in->data = (void *)(uintptr_t)(FXT_S_VECTOR_FIRST + i);
+		out->data = in->data;
+		in->category = FXT_CAT_IRQ;
+		out->category = FXT_CAT_IRQ;
+		in->optional = true;
+		out->optional = true;
+	}
+	for_each_kernel_tracepoint(fxt_match_tracepoint, NULL);
+	for (i = 0; i < ARRAY_SIZE(fxt_hooks); i++) {
+		if (!fxt_hooks[i].tp) {
+			pr_err("fxt: tracepoint %s not found\n",
+			       fxt_hooks[i].name);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+static struct fxt_hook *fxt_hook_at(unsigned int i)
+{
+	if (i < FXT_NR_FIXED_HOOKS)
+		return &fxt_hooks[i];
+	i -= FXT_NR_FIXED_HOOKS;
+	return i < ARRAY_SIZE(fxt_vector_hooks) ? &fxt_vector_hooks[i] : NULL;
+}
+
+static int fxt_register_matching(u32 categories, bool names)
+{
+	struct fxt_hook *h;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; (h = fxt_hook_at(i)); i++) {
+		if (h->registered || !h->tp)
+			continue;
+		if (names ? h->category != FXT_NAMES :
+			    !(h->category & categories))
+			continue;
+		ret = tracepoint_probe_register(h->tp, h->probe, h->data);
+		if (ret) {
+			pr_err("fxt: cannot hook %s: %d\n", h->name, ret);
+			return ret;
+		}
+		h->registered = true;
+	}
+	return 0;
+}
+
+/**
+ * fxt_probes_register() - hook the name tracepoints, snapshot the names,
+ * then hook the tracepoints of @categories
+ * @categories: FXT_CAT_* bits
+ *
+ * Return: 0, or the error of the first hook that failed (nothing is left
+ * hooked then).
+ */
+int fxt_probes_register(u32 categories)
+{
+	int ret;
+
+	ret = fxt_register_matching(0, true);
+	if (!ret) {
+		fxt_names_snapshot();
+		ret = fxt_register_matching(categories, false);
+	}
+	if (ret)
+		fxt_probes_unregister();
+	return ret;
+}
+
+/* Unhook everything; on return no probe is running or will run. */
+void fxt_probes_unregister(void)
+{
+	struct fxt_hook *h;
+	unsigned int i;
+
+	for (i = 0; (h = fxt_hook_at(i)); i++) {
+		if (!h->registered)
+			continue;
+		WARN_ON_ONCE(tracepoint_probe_unregister(h->tp, h->probe,
+							 h->data));
+		h->registered = false;
+	}
+	tracepoint_synchronize_unregister();
+}

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxt_records.c - the FXT records fxt.ko writes, one writer per kind.
+ *
+ * Header words come from include/fxt/format.h and nowhere else. What each
+ * record means, and how Linux state maps onto FXT fields, is written down in
+ * Documentation/records.rst; keep the two in step.
+ */
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/interrupt.h>
+#include <fxt/format.h>
+#include "fxt.h"
+
+static const char *const fxt_fixed_strings[FXT_S_SOFTIRQ_FIRST] = {
+	[FXT_S_SCHED] = "sched",
+	[FXT_S_WAKEUP] = "wakeup",
+	[FXT_S_IRQ] = "irq",
+	[FXT_S_SOFTIRQ] = "softirq",
+	[FXT_S_PROCESS] = "process",
+	[FXT_S_WAKER] = "waker",
+	[FXT_S_WEIGHT] = "weight",
+	[FXT_S_HANDLED] = "handled",
+	[FXT_S_VECTOR] = "vector",
+};
+
+/* The kernel's softirq_to_name[], which is not exported. */
+static const char *const fxt_softirq_names[NR_SOFTIRQS] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
+	"TASKLET", "SCHED", "HRTIMER", "RCU"
+};
+
+/**
+ * fxt_const_string() - the text of a constant string index
+ * @index: FXT_S_* below FXT_S_FIRST_DYNAMIC
+ *
+ * Return: the string, or NULL for an index with no constant string.
+ */
+const char *fxt_const_string(unsigned int index)
+{
+	BUILD_BUG_ON(NR_SOFTIRQS > FXT_S_VECTOR_FIRST - FXT_S_SOFTIRQ_FIRST);
+
+	if (index < FXT_S_SOFTIRQ_FIRST)
+		return fxt_fixed_strings[index];
+	if (index < FXT_S_SOFTIRQ_FIRST + NR_SOFTIRQS)
+		return fxt_softirq_names[index - FXT_S_SOFTIRQ_FIRST];
+	if (index >= FXT_S_VECTOR_FIRST &&
+	    index - FXT_S_VECTOR_FIRST < fxt_nr_vector_names)
+		return fxt_vector_names[index - FXT_S_VECTOR_FIRST];
+	return NULL;
+}
+
+/* FXT priority: larger is more important; 0 is reserved for idle. */
+u8 fxt_prio(const struct task_struct *p)
+{
+	int prio = p->prio;
+
+	if (!p->pid)
+		return 0;
+	if (prio < 0)
+		return 141;		/* deadline */
+	if (prio >= MAX_PRIO)
+		return 1;
+	return 140 - prio;
+}
+
+/* Outgoing thread state; "running" (1) is never written. */
+unsigned int fxt_out_state(bool preempt, unsigned int prev_state,
+			   const struct task_struct *prev)
+{
+	if (preempt || prev_state == TASK_RUNNING)
+		return FXT_THREAD_NEW;
+	if (prev_state & TASK_DEAD)
+		return (READ_ONCE(prev->exit_state) & EXIT_DEAD) ?
+			FXT_THREAD_DEAD : FXT_THREAD_DYING;
+	if (prev_state & (__TASK_STOPPED | __TASK_TRACED))
+		return FXT_THREAD_SUSPENDED;
+	return FXT_THREAD_BLOCKED;
+}
+
+/* Copy a string into a record's stream, zero-padded to 8 bytes. */
+static u64 *fxt_put_stream(u64 *p, const char *str, unsigned int len)
+{
+	unsigned int words = FXT_WORDS(len);
+
+	if (words) {
+		p[words - 1] = 0;
+		memcpy(p, str, len);
+	}
+	return p + words;
+}
+
+bool fxt_write_string(struct fxt_cpu *c, u16 index, const char *str)
+{
+	unsigned int len = strnlen(str, 255);
+	unsigned int words = 1 + FXT_WORDS(len);
+	u64 *p = fxt_durable_reserve(c, words * 8);
+
+	if (!p)
+		return false;
+	p[0] = fxt_string_header(index, len);
+	fxt_put_stream(p + 1, str, len);
+	fxt_durable_commit(c, words * 8);
+	return true;
+}
+
+bool fxt_write_thread(struct fxt_cpu *c, u8 index, u64 pid, u64 tid)
+{
+	u64 *p = fxt_durable_reserve(c, 3 * 8);
+
+	if (!p)
+		return false;
+	p[0] = fxt_thread_header(index);
+	p[1] = pid;
+	p[2] = tid;
+	fxt_durable_commit(c, 3 * 8);
+	return true;
+}
+
+void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name)
+{
+	unsigned int len = strnlen(name, TASK_COMM_LEN);
+	unsigned int words = 2 + FXT_WORDS(len);
+	u64 *p = fxt_durable_reserve(c, words * 8);
+
+	if (!p)
+		return;
+	p[0] = fxt_kobj_header(words, FXT_OBJ_PROCESS,
+			       fxt_inline_string_ref(len), 0);
+	p[1] = koid;
+	fxt_put_stream(p + 2, name, len);
+	fxt_durable_commit(c, words * 8);
+}
+
+void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
+			   const char *name)
+{
+	unsigned int len = strnlen(name, TASK_COMM_LEN);
+	unsigned int words = 2 + FXT_WORDS(len) + 2;
+	u64 *p = fxt_durable_reserve(c, words * 8);
+
+	if (!p)
+		return;
+	p[0] = fxt_kobj_header(words, FXT_OBJ_THREAD,
+			       fxt_inline_string_ref(len), 1);
+	p[1] = koid;
+	p = fxt_put_stream(p + 2, name, len);
+	p[0] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_S_PROCESS, 0);
+	p[1] = pkoid;
+	fxt_durable_commit(c, words * 8);
+}
+
+void fxt_write_switch(struct fxt_cpu *c, bool preempt,
+		      struct task_struct *prev, struct task_struct *next,
+		      unsigned int prev_state)
+{
+	u8 out = fxt_thread_ref(c, prev);
+	u8 in = fxt_thread_ref(c, next);
+	unsigned int words = 2 + (out ? 0 : 2) + (in ? 0 : 2);
+	unsigned int bufno;
+	u64 ts, *p;
+
+	p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
+	if (!p)
+		return;
+	p[0] = fxt_switch_header(words, c->cpu,
+				 fxt_out_state(preempt, prev_state, prev),
+				 out, in, fxt_prio(prev), fxt_prio(next));
+	p[1] = ts;
+	p += 2;
+	if (!out) {
+		*p++ = prev->tgid;
+		*p++ = prev->pid;
+	}
+	if (!in) {
+		*p++ = next->tgid;
+		*p++ = next->pid;
+	}
+	fxt_rolling_commit(c, words * 8, bufno);
+}
+
+void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p)
+{
+	const unsigned int words = 6;
+	u64 waker, ts, *w;
+	unsigned int bufno;
+
+	/* An interrupt woke it, not the thread it happened to interrupt. */
+	if (in_hardirq() || in_serving_softirq())
+		waker = FXT_KOID_IRQ_THREAD(c->cpu);
+	else
+		waker = current->pid;
+	w = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
+	if (!w)
+		return;
+	w[0] = fxt_wakeup_header(words, 2, c->cpu);
+	w[1] = ts;
+	w[2] = p->pid;
+	w[3] = fxt_arg_header(FXT_ARG_INT32, 1, FXT_S_WEIGHT, fxt_prio(p));
+	w[4] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_S_WAKER, 0);
+	w[5] = waker;
+	fxt_rolling_commit(c, words * 8, bufno);
+}
+
+/*
+ * A duration begin or end event on the CPU's interrupt pseudo-thread with
+ * one 32-bit argument (int32, uint32 or bool).
+ */
+void fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
+			 u16 name, u16 arg_name, unsigned int arg_type,
+			 u32 arg_value)
+{
+	const unsigned int words = 3;
+	unsigned int bufno;
+	u64 ts, *p;
+
+	p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
+	if (!p)
+		return;
+	p[0] = fxt_event_header(words, type, 1, FXT_IRQ_THREAD_INDEX, cat,
+				name);
+	p[1] = ts;
+	p[2] = fxt_arg_header(arg_type, 1, arg_name, arg_value);
+	fxt_rolling_commit(c, words * 8, bufno);
+}
+
+/*
+ * What every CPU's durable buffer starts with: the constant strings, the
+ * interrupt pseudo-thread's thread record, and its kernel object records.
+ * Runs on any CPU before the probes are registered.
+ */
+void fxt_write_cpu_preamble(struct fxt_cpu *c)
+{
+	char name[TASK_COMM_LEN];
+	unsigned int i;
+
+	for (i = 1; i < FXT_S_FIRST_DYNAMIC; i++) {
+		const char *str = fxt_const_string(i);
+
+		if (str)
+			fxt_write_string(c, i, str);
+	}
+	fxt_write_thread(c, FXT_IRQ_THREAD_INDEX, FXT_KOID_IRQ_PROCESS,
+			 FXT_KOID_IRQ_THREAD(c->cpu));
+	snprintf(name, sizeof(name), "irq/cpu%u", c->cpu);
+	fxt_write_kobj_process(c, FXT_KOID_IRQ_PROCESS, "irq");
+	fxt_write_kobj_thread(c, FXT_KOID_IRQ_THREAD(c->cpu),
+			      FXT_KOID_IRQ_PROCESS, name);
+}

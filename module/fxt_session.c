@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxt_session.c - the session state machine, after the trace controller.
+ *
+ *   READY --initialize--> INITIALIZED --start--> STARTING --> STARTED
+ *   STARTED --stop--> STOPPING --> STOPPED --start--> STARTED ...
+ *   any but READY --terminate--> TERMINATING --> READY
+ *
+ * Every control operation holds s->lock, so STARTING, STOPPING and
+ * TERMINATING are seen only by GET_STATE callers racing with them (and not
+ * at all with one opener); the errnos each operation returns in each state
+ * are listed in Documentation/abi.rst.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/cpumask.h>
+#include "fxt.h"
+
+static const struct fxt_category fxt_known_categories[] = {
+	{ FXT_CAT_SCHED, "sched" },
+	{ FXT_CAT_WAKEUP, "wakeup" },
+	{ FXT_CAT_IRQ, "irq" },
+	{ FXT_CAT_SOFTIRQ, "softirq" },
+};
+
+static bool fxt_reserved_zero(const u64 *r, unsigned int n)
+{
+	while (n--)
+		if (*r++)
+			return false;
+	return true;
+}
+
+static int fxt_initialize(struct fxt_session *s, const struct fxt_config *cfg)
+{
+	u32 cats = cfg->categories ? cfg->categories : FXT_CAT_DEFAULT;
+	int ret;
+
+	if (s->state != FXT_STATE_READY)
+		return -EBUSY;
+	if (!fxt_reserved_zero(cfg->reserved, ARRAY_SIZE(cfg->reserved)) ||
+	    cats & ~FXT_CAT_ALL)
+		return -EINVAL;
+	if (cfg->mode != FXT_MODE_ONESHOT && cfg->mode != FXT_MODE_CIRCULAR &&
+	    cfg->mode != FXT_MODE_STREAMING)
+		return -EINVAL;
+	s->mode = cfg->mode;
+	ret = fxt_buffers_alloc(s, cfg->buffer_size, cfg->durable_size);
+	if (ret)
+		return ret;
+	s->categories = cats;
+	s->active_categories = cats;
+	s->aborted = false;
+	s->results_written = false;
+	s->need_preamble = true;
+	fxt_packets_reset(s);
+	s->state = FXT_STATE_INITIALIZED;
+	return 0;
+}
+
+static void fxt_write_preambles(struct fxt_session *s)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		preempt_disable();
+		fxt_write_cpu_preamble(&s->cpus[cpu]);
+		preempt_enable();
+	}
+}
+
+static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
+{
+	u32 disposition = o->disposition;
+	u32 prev_state = s->state;
+	int ret;
+
+	switch (s->state) {
+	case FXT_STATE_READY:
+		return -EBADFD;		/* NOT_INITIALIZED */
+	case FXT_STATE_STARTING:
+	case FXT_STATE_STARTED:
+		return -EALREADY;	/* ALREADY_STARTED */
+	case FXT_STATE_STOPPING:
+		return -EAGAIN;		/* STOPPING */
+	case FXT_STATE_TERMINATING:
+		return -ESHUTDOWN;	/* TERMINATING */
+	}
+	if (!fxt_reserved_zero(o->reserved, ARRAY_SIZE(o->reserved)) ||
+	    o->additional_categories & ~FXT_CAT_ALL ||
+	    disposition < FXT_START_CLEAR_ENTIRE ||
+	    disposition > FXT_START_RETAIN)
+		return -EINVAL;
+	/* Saved data must not be saved twice (controller semantics). */
+	if (s->results_written)
+		disposition = FXT_START_CLEAR_ENTIRE;
+
+	s->state = FXT_STATE_STARTING;
+	if (disposition != FXT_START_RETAIN) {
+		fxt_buffers_clear(s, disposition == FXT_START_CLEAR_ENTIRE);
+		fxt_packets_reset(s);
+		if (disposition == FXT_START_CLEAR_ENTIRE)
+			s->need_preamble = true;
+	}
+	if (s->need_preamble) {
+		fxt_write_preambles(s);
+		s->need_preamble = false;
+	}
+	s->active_categories = s->categories | o->additional_categories;
+	s->results_written = false;
+	s->aborted = false;
+	ret = fxt_probes_register(s->active_categories);
+	if (ret) {
+		s->aborted = true;
+		s->state = prev_state;
+		return ret;
+	}
+	s->state = FXT_STATE_STARTED;
+	fxt_packet_post(s, FXT_PKT_STARTED, 0, FXT_FIFO_PROTOCOL_VERSION, 0);
+	return 0;
+}
+
+/* Unhook, wait for every writer and notification, tell the collector. */
+static void fxt_do_stop(struct fxt_session *s, bool write_results)
+{
+	s->state = FXT_STATE_STOPPING;
+	fxt_probes_unregister();
+	fxt_buffers_sync_notifications(s);
+	s->results_written = write_results;
+	s->state = FXT_STATE_STOPPED;
+	fxt_packet_post(s, FXT_PKT_STOPPED, 0, write_results, 0);
+}
+
+static int fxt_stop(struct fxt_session *s, const struct fxt_stop_options *o)
+{
+	switch (s->state) {
+	case FXT_STATE_READY:
+		return -EBADFD;		/* NOT_INITIALIZED */
+	case FXT_STATE_STARTED:
+		break;
+	default:
+		return s->aborted ? -ECANCELED : -EALREADY; /* NOT_STARTED */
+	}
+	if (o->reserved || o->flags & ~FXT_STOP_WRITE_RESULTS)
+		return -EINVAL;
+	fxt_do_stop(s, o->flags & FXT_STOP_WRITE_RESULTS);
+	return 0;
+}
+
+static int fxt_terminate(struct fxt_session *s)
+{
+	if (s->state == FXT_STATE_READY)
+		return -EBADFD;
+	/* Pages still mapped stay valid, but the data would be stale. */
+	if (atomic_read(&s->map_count))
+		return -EBUSY;
+	if (s->state == FXT_STATE_STARTED)
+		fxt_do_stop(s, false);
+	s->state = FXT_STATE_TERMINATING;
+	fxt_buffers_free(s);
+	fxt_packets_reset(s);
+	s->state = FXT_STATE_READY;
+	return 0;
+}
+
+static int fxt_layout(struct fxt_session *s, struct fxt_layout *l)
+{
+	unsigned int cpu;
+
+	if (s->state == FXT_STATE_READY)
+		return -EBADFD;
+	memset(l, 0, sizeof(*l));
+	l->abi_version = FXT_ABI_VERSION;
+	l->nr_cpus = nr_cpu_ids;
+	l->cpu_stride = s->cpu_stride;
+	l->map_size = s->map_size;
+	l->mode = s->mode;
+	l->categories = s->active_categories;
+	for_each_possible_cpu(cpu)
+		if (cpu < 64 * ARRAY_SIZE(l->possible_cpus))
+			l->possible_cpus[cpu / 64] |= 1ull << (cpu % 64);
+	return 0;
+}
+
+static int fxt_stats(struct fxt_session *s, struct fxt_cpu_stats *st)
+{
+	if (s->state == FXT_STATE_READY)
+		return -EBADFD;
+	if (st->cpu >= nr_cpu_ids || !cpu_possible(st->cpu))
+		return -EINVAL;
+	fxt_cpu_stats(s, st);
+	return 0;
+}
+
+static void fxt_categories(struct fxt_categories *cats)
+{
+	unsigned int i;
+
+	memset(cats, 0, sizeof(*cats));
+	cats->count = ARRAY_SIZE(fxt_known_categories);
+	for (i = 0; i < cats->count; i++)
+		cats->cat[i] = fxt_known_categories[i];
+}
+
+/**
+ * fxt_session_ioctl() - one control operation
+ * @s: the session
+ * @cmd: FXT_IOC_*
+ * @arg: user pointer to the command's struct
+ *
+ * Return: 0 or a negative errno; Documentation/abi.rst lists them.
+ */
+long fxt_session_ioctl(struct fxt_session *s, unsigned int cmd,
+		       unsigned long arg)
+{
+	void __user *uarg = (void __user *)arg;
+	union {
+		struct fxt_config cfg;
+		struct fxt_start_options start;
+		struct fxt_stop_options stop;
+		struct fxt_layout layout;
+		struct fxt_cpu_stats stats;
+		struct fxt_categories cats;
+		u32 state;
+	} u;
+	unsigned int size = _IOC_SIZE(cmd);
+	long ret;
+
+	switch (cmd) {
+	case FXT_IOC_INITIALIZE:
+	case FXT_IOC_START:
+	case FXT_IOC_STOP:
+	case FXT_IOC_GET_STATS:
+		if (copy_from_user(&u, uarg, size))
+			return -EFAULT;
+		break;
+	case FXT_IOC_TERMINATE:
+	case FXT_IOC_GET_STATE:
+	case FXT_IOC_GET_LAYOUT:
+	case FXT_IOC_GET_CATEGORIES:
+		break;
+	default:
+		return -ENOTTY;
+	}
+
+	mutex_lock(&s->lock);
+	switch (cmd) {
+	case FXT_IOC_INITIALIZE:
+		ret = fxt_initialize(s, &u.cfg);
+		break;
+	case FXT_IOC_START:
+		ret = fxt_start(s, &u.start);
+		break;
+	case FXT_IOC_STOP:
+		ret = fxt_stop(s, &u.stop);
+		break;
+	case FXT_IOC_TERMINATE:
+		ret = fxt_terminate(s);
+		break;
+	case FXT_IOC_GET_STATE:
+		u.state = s->state;
+		ret = 0;
+		break;
+	case FXT_IOC_GET_LAYOUT:
+		ret = fxt_layout(s, &u.layout);
+		break;
+	case FXT_IOC_GET_STATS:
+		ret = fxt_stats(s, &u.stats);
+		break;
+	default:
+		fxt_categories(&u.cats);
+		ret = 0;
+		break;
+	}
+	mutex_unlock(&s->lock);
+
+	if (!ret && _IOC_DIR(cmd) & _IOC_READ && copy_to_user(uarg, &u, size))
+		ret = -EFAULT;
+	return ret;
+}
+
+/* The opener closed the device: end the session whatever its state. */
+void fxt_session_release(struct fxt_session *s)
+{
+	mutex_lock(&s->lock);
+	if (s->state == FXT_STATE_STARTED)
+		fxt_do_stop(s, false);
+	if (s->state != FXT_STATE_READY) {
+		/* No mapping outlives the file, so nothing can still read. */
+		WARN_ON_ONCE(atomic_read(&s->map_count));
+		fxt_buffers_free(s);
+		s->state = FXT_STATE_READY;
+	}
+	fxt_packets_reset(s);
+	mutex_unlock(&s->lock);
+}
+
+int fxt_session_init(struct fxt_session *s)
+{
+	mutex_init(&s->lock);
+	spin_lock_init(&s->pkt_lock);
+	init_waitqueue_head(&s->pkt_wait);
+	atomic_set(&s->map_count, 0);
+	s->state = FXT_STATE_READY;
+	return fxt_packets_init(s);
+}
+
+void fxt_session_exit(struct fxt_session *s)
+{
+	fxt_packets_free(s);
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxt_tables.c - per-CPU FXT string and thread tables.
+ *
+ * Each CPU is its own FXT provider, so it owns its string table (32767
+ * entries) and thread table (255 entries) outright: no index is shared
+ * between CPUs and no cross-CPU synchronisation is needed.
+ *
+ * Thread table: a context switch names two threads. A thread seen
+ * FXT_THREAD_PROMOTE times on a CPU gets the next free index (its thread
+ * record goes to the durable buffer first); until then, and once the 254
+ * indices after the interrupt pseudo-thread are gone, it is written inline.
+ * An index is never reassigned during a session, so every record that uses
+ * it, in any rolling buffer still kept, means the thread it meant when it
+ * was written. The table is touched only by the sched_switch probe, which
+ * runs with interrupts off and never nests with itself.
+ *
+ * String table: the constant strings take the first indices at start;
+ * interrupt handler names get one the first time they fire on a CPU.
+ */
+#include <linux/kernel.h>
+#include <linux/hash.h>
+#include <linux/string.h>
+#include <fxt/format.h>
+#include "fxt.h"
+
+void fxt_tables_reset(struct fxt_cpu *c)
+{
+	memset(c->threads, 0, sizeof(c->threads));
+	memset(c->irq_names, 0, sizeof(c->irq_names));
+	c->next_string = FXT_S_FIRST_DYNAMIC;
+	c->next_thread = FXT_IRQ_THREAD_INDEX + 1;
+}
+
+/**
+ * fxt_thread_ref() - the thread ref to write for @p on this CPU
+ * @c: this CPU; called from the sched_switch probe only
+ * @p: the task
+ *
+ * Return: a thread index, or 0 for "write the koids inline".
+ */
+u8 fxt_thread_ref(struct fxt_cpu *c, struct task_struct *p)
+{
+	u32 tid = p->pid, tgid = p->tgid;
+	u32 h = hash_32(tid, ilog2(FXT_THREAD_SLOTS));
+	struct fxt_thread_slot *slot, *free = NULL;
+	unsigned int i;
+
+	for (i = 0; i < FXT_THREAD_PROBES; i++) {
+		slot = &c->threads[(h + i) & (FXT_THREAD_SLOTS - 1)];
+		if (!slot->seen) {
+			free = slot;
+			break;
+		}
+		if (slot->tid == tid)
+			goto found;
+	}
+	/* First sighting: remember it, if there is room nearby. */
+	if (free) {
+		free->tid = tid;
+		free->tgid = tgid;
+		free->index = 0;
+		free->seen = 1;
+	}
+	return 0;
+
+found:
+	if (likely(slot->index)) {
+		/* A reused tid in another process is another thread. */
+		return likely(slot->tgid == tgid) ? slot->index : 0;
+	}
+	if (slot->tgid != tgid) {
+		slot->tgid = tgid;
+		slot->seen = 1;
+		return 0;
+	}
+	if (slot->seen < FXT_THREAD_PROMOTE) {
+		slot->seen++;
+		if (slot->seen < FXT_THREAD_PROMOTE)
+			return 0;
+	}
+	if (!c->next_thread)	/* wrapped past 255: no indices left */
+		return 0;
+	if (!fxt_write_thread(c, c->next_thread, tgid, tid))
+		return 0;
+	slot->index = c->next_thread++;
+	return slot->index;
+}
+
+/**
+ * fxt_irq_name_ref() - the string ref of an interrupt handler's name
+ * @c: this CPU
+ * @irq: the interrupt number
+ * @name: action->name
+ *
+ * Return: an index registered in this CPU's string table, or 0 when the
+ * name could not be registered (the caller writes no name then).
+ */
+u16 fxt_irq_name_ref(struct fxt_cpu *c, int irq, const char *name)
+{
+	struct fxt_irq_name_slot *slot;
+	unsigned long flags;
+	u16 index = 0;
+
+	if (!name)
+		return 0;
+	slot = &c->irq_names[(unsigned int)irq & (FXT_IRQ_NAME_SLOTS - 1)];
+	local_irq_save(flags);
+	if (slot->index && slot->irq == irq && slot->name == name) {
+		index = slot->index;
+		goto out;
+	}
+	if (c->next_string > FXT_STRING_INDEX_MAX)
+		goto out;
+	if (!fxt_write_string(c, c->next_string, name))
+		goto out;
+	index = c->next_string++;
+	slot->name = name;
+	slot->irq = irq;
+	slot->index = index;
+out:
+	local_irq_restore(flags);
+	return index;
+}
