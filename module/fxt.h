@@ -184,6 +184,9 @@ void fxt_probes_unregister(void);
 extern const char *const fxt_vector_names[];
 extern const unsigned int fxt_nr_vector_names;
 
+/* fxt_dev.c */
+extern const struct file_operations fxt_fops;
+
 /* fxt_session.c */
 long fxt_session_ioctl(struct fxt_session *s, unsigned int cmd,
 		       unsigned long arg);

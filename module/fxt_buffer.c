@@ -220,6 +220,7 @@ static bool fxt_rolling_switch(struct fxt_cpu *c, long old)
 		c->save_wrapped = wrapped;
 		c->save_durable_end =
 			local_read(FXT_LOCAL(h->durable_reserved));
+		/* The request's data before the flag fxt_save_work_fn() reads. */
 		smp_wmb();
 		WRITE_ONCE(c->save_pending, true);
 		/* Probes can hold the runqueue lock: wake the reader later. */
@@ -317,6 +318,7 @@ void fxt_durable_commit(struct fxt_cpu *c, unsigned int len)
 {
 	struct fxt_buffer_header *h = c->hdr;
 
+	/* The record's words before the count that publishes them. */
 	smp_wmb();
 	local_add(len, FXT_LOCAL(h->durable_committed));
 	local_inc(FXT_LOCAL(h->durable_records));
@@ -328,6 +330,7 @@ static void fxt_save_work_fn(struct irq_work *work)
 
 	if (!READ_ONCE(c->save_pending))
 		return;
+	/* Pairs with the smp_wmb() in fxt_rolling_switch(). */
 	smp_rmb();
 	fxt_packet_post(&fxt_session, FXT_PKT_SAVE_BUFFER, c->cpu,
 			c->save_wrapped, c->save_durable_end);

@@ -13,15 +13,14 @@
 #include <linux/poll.h>
 #include <linux/uaccess.h>
 #include <linux/capability.h>
-#include <linux/version.h>
 #include "fxt.h"
 
 static atomic_t fxt_opened = ATOMIC_INIT(0);
 
-/* vm_flags became write-protected in 6.3. */
+/* vm_flags is written through vm_flags_clear() from 6.3 (Kbuild probes). */
 static void fxt_vma_clear_maywrite(struct vm_area_struct *vma)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#ifdef FXT_HAVE_VM_FLAGS_CLEAR
 	vm_flags_clear(vma, VM_MAYWRITE);
 #else
 	vma->vm_flags &= ~VM_MAYWRITE;

@@ -12,7 +12,6 @@
 #include "fxt.h"
 
 struct fxt_session fxt_session;
-extern const struct file_operations fxt_fops;
 
 static struct miscdevice fxt_miscdev = {
 	.minor = MISC_DYNAMIC_MINOR,

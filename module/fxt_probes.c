@@ -9,7 +9,6 @@
  * tracepoint to the record it produces.
  */
 #include <linux/kernel.h>
-#include <linux/version.h>
 #include <linux/tracepoint.h>
 #include <linux/interrupt.h>
 #include <linux/sched.h>
@@ -17,12 +16,9 @@
 #include <fxt/format.h>
 #include "fxt.h"
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 18, 0)
-#error "fxt needs the sched_switch prev_state argument (Linux 5.18 or later)"
-#endif
-
 struct irqaction;
 
+/* The sched_switch of Linux 5.18 and later, which passes prev_state. */
 static void fxt_probe_switch(void *data, bool preempt,
 			     struct task_struct *prev,
 			     struct task_struct *next,
@@ -113,6 +109,7 @@ const char *const fxt_vector_names[] = {
 	"irq_work", "x86_platform_ipi", "spurious_apic", "error_apic",
 	"thermal_apic", "threshold_apic", "deferred_error_apic",
 };
+
 const unsigned int fxt_nr_vector_names = ARRAY_SIZE(fxt_vector_names);
 
 #define FXT_NAMES	0	/* category 0: registered whenever tracing */
@@ -142,6 +139,7 @@ static struct fxt_hook fxt_hooks[] = {
 	FXT_HOOK("softirq_entry", fxt_probe_softirq_entry, FXT_CAT_SOFTIRQ),
 	FXT_HOOK("softirq_exit", fxt_probe_softirq_exit, FXT_CAT_SOFTIRQ),
 };
+
 #define FXT_NR_FIXED_HOOKS	ARRAY_SIZE(fxt_hooks)
 
 /* Two per vector (entry, exit), filled in by fxt_probes_find(). */

@@ -39,7 +39,7 @@ static const char *const fxt_softirq_names[NR_SOFTIRQS] = {
  */
 const char *fxt_const_string(unsigned int index)
 {
-	BUILD_BUG_ON(NR_SOFTIRQS > FXT_S_VECTOR_FIRST - FXT_S_SOFTIRQ_FIRST);
+	BUILD_BUG_ON(FXT_S_VECTOR_FIRST - FXT_S_SOFTIRQ_FIRST < NR_SOFTIRQS);
 
 	if (index < FXT_S_SOFTIRQ_FIRST)
 		return fxt_fixed_strings[index];

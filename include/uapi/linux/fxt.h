@@ -153,7 +153,7 @@ struct fxt_packet {
 
 /* Per-CPU flags (fxt_buffer_header.flags, fxt_cpu_stats.flags). */
 #define FXT_CPU_DURABLE_FULL	(1u << 0)	/* durable buffer full: CPU stopped recording */
-#define FXT_CPU_ROLLING_FULL	(1u << 1)	/* oneshot buffer full, or streaming waits for a save */
+#define FXT_CPU_ROLLING_FULL	(1u << 1)	/* full, or waiting for a save */
 
 /*
  * The first page of each CPU's region. The kernel writes it; the collector
