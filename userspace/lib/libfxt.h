@@ -315,7 +315,7 @@ enum fxt_diag_severity {
 #define FXT_DIAGS(X)								\
 	X(NO_MAGIC,         ERROR,   "archive does not start with the magic number record") \
 	X(BIG_ENDIAN,       ERROR,   "big-endian archive: not supported") \
-	X(MAGIC_MISPLACED,  ERROR,   "magic number record is not the first record") \
+	X(BAD_MAGIC_RECORD, ERROR,   "malformed magic number record: %s") \
 	X(SIZE_ZERO,        ERROR,   "record size is 0: cannot continue") \
 	X(TRUNCATED,        ERROR,   "truncated record at offset %s") \
 	X(TOO_LARGE,        WARNING, "record of %s bytes is larger than the read buffer: skipped") \
@@ -323,9 +323,7 @@ enum fxt_diag_severity {
 	X(RESERVED_BITS,    ERROR,   "reserved bits set: %s") \
 	X(UNKNOWN_RECORD,   ERROR,   "unknown record type %s") \
 	X(UNKNOWN_SUBTYPE,  ERROR,   "unknown %s") \
-	X(BAD_MAGIC_RECORD, ERROR,   "malformed magic number record: %s") \
 	X(PROVIDER_UNKNOWN, ERROR,   "provider %s was never announced by provider info metadata") \
-	X(PROVIDER_NAME,    ERROR,   "provider info name: %s") \
 	X(INIT_ZERO,        ERROR,   "initialization record with 0 ticks per second") \
 	X(STRING_INDEX_0,   ERROR,   "string record for index 0 (ignored)") \
 	X(THREAD_INDEX_0,   ERROR,   "thread record for index 0 (ignored)") \
@@ -337,13 +335,13 @@ enum fxt_diag_severity {
 	X(ARG_OVERFLOW,     ERROR,   "arguments overflow the record: %s") \
 	X(ARG_UNKNOWN,      ERROR,   "unknown argument type %s") \
 	X(ARG_RESERVED,     ERROR,   "argument %s: reserved bits set") \
-	X(KOBJ_NO_PROCESS,  ERROR,   "thread kernel object %s has no \"process\" koid argument") \
-	X(KOBJ_NAME,        ERROR,   "kernel object %s has no name") \
+	X(KOBJ_NO_PROCESS,  ERROR,   "thread kernel object %s") \
+	X(KOBJ_NAME,        ERROR,   "kernel object %s has an empty name") \
 	X(SWITCH_STATE,     ERROR,   "context switch outgoing state %s") \
-	X(WAKEUP_ARGS,      ERROR,   "thread wakeup arguments: %s") \
+	X(SCHED_ARGS,       ERROR,   "scheduling record argument %s") \
 	X(TIME_BACKWARDS,   ERROR,   "timestamp goes backwards in provider %s") \
 	X(DURATION_END,     ERROR,   "duration complete event ends before it begins: %s") \
-	X(BLOB_SIZE,        ERROR,   "blob payload size %s does not fit the record") \
+	X(BLOB_SIZE,        ERROR,   "blob payload size %s does not match the record") \
 	X(MEMORY_LIMIT,     WARNING, "reader memory limit reached: %s no longer recorded") \
 	X(IO_ERROR,         ERROR,   "read error: %s")
 
@@ -376,10 +374,11 @@ typedef int (*fxt_diag_fn)(void *ctx, uint64_t offset, enum fxt_diag_id id,
 /* A kernel object the reader has seen (global table). */
 struct fxt_kobj_info {
 	uint64_t koid;
-	uint64_t process;	/* thread: the "process" argument, else 0 */
-	uint8_t obj_type;	/* 0 when unused */
+	uint64_t process;	/* thread: its "process" argument, else 0 */
+	uint8_t obj_type;	/* ZX_OBJ_TYPE_* */
+	bool valid;		/* slot in use (internal) */
 	uint8_t name_len;
-	char name[46];		/* truncated to 45 bytes + NUL */
+	char name[45];		/* last name written, truncated to 44 bytes + NUL */
 };
 
 struct fxt_reader;
@@ -393,6 +392,8 @@ struct fxt_reader *fxt_reader_open_mem(const void *data, size_t len);
 void fxt_reader_close(struct fxt_reader *r);
 
 void fxt_reader_set_diag(struct fxt_reader *r, fxt_diag_fn fn, void *ctx);
+/* Read buffer size, before the first fxt_reader_next() (>= 64 KiB). */
+int fxt_reader_set_buffer_size(struct fxt_reader *r, size_t bytes);
 /* Lower the memory limit (tests); 0 keeps the default. */
 void fxt_reader_set_mem_limit(struct fxt_reader *r, size_t bytes);
 /* Apply kernel object records to the koid table (default on). */

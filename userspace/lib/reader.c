@@ -1,0 +1,1382 @@
+// SPDX-License-Identifier: MIT
+/*
+ * reader.c - the streaming FXT reader.
+ *
+ * The archive is read through one fixed buffer (FXT_READER_BUFSIZE): a
+ * record is decoded in place, so the buffer is the only copy of the data and
+ * memory does not grow with the archive. What does grow is bounded by one
+ * memory limit (FXT_READER_MEM_LIMIT):
+ *
+ *   providers	one struct provider per provider id (at most
+ *		FXT_MAX_PROVIDERS): ticks per second, the 255-entry thread
+ *		table, and the string table in chunks of 256 slots allocated
+ *		when first used;
+ *   strings	one allocation per string record, replaced in place;
+ *   kernel	one open-addressing hash of koid -> name, type and process,
+ *   objects	global as the specification says.
+ *
+ * Provider info metadata makes a fresh provider state current (announcing
+ * an id again starts it over); provider section metadata switches to an
+ * existing one. Before any of them provider 0 is current (as in Perfetto),
+ * but a record read in a provider that was never announced is a defect.
+ *
+ * Every check of the specification happens while decoding and is reported
+ * through the diagnostics callback (enum fxt_diag_id); decoding goes on
+ * whenever the record's size still tells where the next one starts.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libfxt.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "libfxt reads FXT archives on little-endian hosts only"
+#endif
+
+#define STR_CHUNK	256				/* string slots per chunk */
+#define STR_CHUNKS	((FXT_STRING_INDEX_MAX + 1) / STR_CHUNK)
+#define PROV_BUCKETS	256				/* provider hash buckets */
+#define MIN_BUFSIZE	(64u << 10)
+#define NS_PER_SEC	1000000000ull
+
+struct str_slot {
+	char *data;		/* malloc'd copy, NULL for an empty string */
+	uint16_t len;
+	bool defined;
+};
+
+struct thread_slot {
+	uint64_t pid, tid;
+	bool defined;
+};
+
+struct provider {
+	uint32_t id;
+	bool announced;		/* by provider info metadata */
+	bool warned;		/* PROVIDER_UNKNOWN reported for it */
+	uint64_t last_ts;	/* latest timestamp read in it */
+	uint64_t ticks_per_second;
+	struct provider *hnext;	/* hash chain */
+	char name[256];
+	struct thread_slot threads[256];
+	struct str_slot *strs[STR_CHUNKS];
+};
+
+enum mem_kind { MEM_STRINGS, MEM_KOBJS, MEM_PROVIDERS, MEM_KINDS };
+
+struct fxt_reader {
+	/* input */
+	int fd;
+	bool own_fd;
+	const unsigned char *mem;	/* fxt_reader_open_mem() */
+	size_t mem_len, mem_pos;
+	uint64_t size;			/* archive size when known */
+
+	/* the read buffer: buf[pos..len) is unread, buf[0] is at buf_off */
+	unsigned char *buf;
+	size_t cap, len, pos;
+	uint64_t buf_off;
+	bool eof;			/* no more input */
+	bool started;			/* first record seen */
+	bool stopped;			/* cannot or must not continue */
+	int end_rc;			/* what fxt_reader_next() returns once stopped */
+
+	/* diagnostics */
+	fxt_diag_fn diag;
+	void *diag_ctx;
+	uint64_t ndiags;
+	uint64_t diag_counts[FXT_D_COUNT];
+
+	/* memory */
+	size_t mem_limit, mem_used;
+	bool mem_warned[MEM_KINDS];
+
+	/* providers */
+	struct provider *cur;
+	struct provider *buckets[PROV_BUCKETS];
+	struct provider *spare;		/* used when no more providers fit */
+	unsigned int nproviders;
+
+	/* kernel objects */
+	bool track_kobjs;
+	struct fxt_kobj_info *kobjs;
+	size_t kobj_cap, kobj_count;
+
+	uint64_t nrecords;
+};
+
+/* Decoding cursor over one record. */
+struct cur {
+	struct fxt_reader *r;
+	struct fxt_record *rec;
+	const uint64_t *p, *end;
+	int arg;		/* argument being decoded, -1 outside arguments */
+	bool bad;		/* content overflowed: record is malformed */
+};
+
+/* ------------------------------------------------------------------ */
+/* Diagnostics.                                                         */
+
+/* Stop reading: fxt_reader_next() returns rc from now on (0 end, -1 error). */
+static void stop(struct fxt_reader *r, int rc)
+{
+	if (!r->stopped)
+		r->end_rc = rc;
+	r->stopped = true;
+}
+
+static void report(struct fxt_reader *r, uint64_t offset, enum fxt_diag_id id,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void report(struct fxt_reader *r, uint64_t offset, enum fxt_diag_id id,
+		   const char *fmt, ...)
+{
+	char arg[256], msg[512];
+	const char *t = fxt_diag_template(id), *s;
+	size_t n = 0;
+	va_list ap;
+
+	r->ndiags++;
+	r->diag_counts[id]++;
+	if (!r->diag)
+		return;
+	arg[0] = 0;
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(arg, sizeof(arg), fmt, ap);
+		va_end(ap);
+	}
+	/* Fill the template's one %s with arg. */
+	s = strstr(t, "%s");
+	if (s) {
+		n = (size_t)(s - t);
+		if (n > sizeof(msg) - 1)
+			n = sizeof(msg) - 1;
+		memcpy(msg, t, n);
+		snprintf(msg + n, sizeof(msg) - n, "%s%s", arg, s + 2);
+	} else {
+		snprintf(msg, sizeof(msg), "%s", t);
+	}
+	if (r->diag(r->diag_ctx, offset, id, msg))
+		stop(r, -1);
+}
+
+#define REPORT(c, id, ...) report((c)->r, (c)->rec->offset, FXT_D_##id, __VA_ARGS__)
+
+/* ------------------------------------------------------------------ */
+/* Memory.                                                              */
+
+static bool mem_take(struct fxt_reader *r, size_t bytes, enum mem_kind kind,
+		     uint64_t offset)
+{
+	static const char *const what[MEM_KINDS] = {
+		"strings", "kernel object names", "providers",
+	};
+
+	if (r->mem_used + bytes <= r->mem_limit) {
+		r->mem_used += bytes;
+		return true;
+	}
+	if (!r->mem_warned[kind]) {
+		r->mem_warned[kind] = true;
+		report(r, offset, FXT_D_MEMORY_LIMIT, "%s", what[kind]);
+	}
+	return false;
+}
+
+static void mem_give(struct fxt_reader *r, size_t bytes)
+{
+	r->mem_used -= bytes;
+}
+
+/* ------------------------------------------------------------------ */
+/* Providers.                                                           */
+
+static void provider_clear(struct fxt_reader *r, struct provider *p)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < STR_CHUNKS; i++) {
+		struct str_slot *c = p->strs[i];
+
+		if (!c)
+			continue;
+		for (j = 0; j < STR_CHUNK; j++) {
+			if (c[j].data)
+				mem_give(r, c[j].len);
+			free(c[j].data);
+		}
+		free(c);
+		mem_give(r, sizeof(struct str_slot) * STR_CHUNK);
+		p->strs[i] = NULL;
+	}
+	memset(p->threads, 0, sizeof(p->threads));
+	p->ticks_per_second = NS_PER_SEC;
+	p->last_ts = 0;
+	p->name[0] = 0;
+}
+
+static struct provider *provider_find(const struct fxt_reader *r, uint32_t id)
+{
+	struct provider *p = r->buckets[id % PROV_BUCKETS];
+
+	while (p && p->id != id)
+		p = p->hnext;
+	return p;
+}
+
+/* Find or create provider id; falls back to the spare one at the limit. */
+static struct provider *provider_get(struct fxt_reader *r, uint32_t id,
+				     uint64_t offset)
+{
+	struct provider *p = provider_find(r, id);
+
+	if (p)
+		return p;
+	if (r->nproviders >= FXT_MAX_PROVIDERS ||
+	    !mem_take(r, sizeof(*p), MEM_PROVIDERS, offset)) {
+		if (r->nproviders >= FXT_MAX_PROVIDERS && !r->mem_warned[MEM_PROVIDERS]) {
+			r->mem_warned[MEM_PROVIDERS] = true;
+			report(r, offset, FXT_D_MEMORY_LIMIT, "providers");
+		}
+		p = r->spare;
+		provider_clear(r, p);
+		p->id = id;
+		p->announced = false;
+		p->warned = false;
+		return p;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		mem_give(r, sizeof(*p));
+		p = r->spare;
+		provider_clear(r, p);
+		p->id = id;
+		return p;
+	}
+	p->id = id;
+	p->ticks_per_second = NS_PER_SEC;
+	p->hnext = r->buckets[id % PROV_BUCKETS];
+	r->buckets[id % PROV_BUCKETS] = p;
+	r->nproviders++;
+	return p;
+}
+
+static struct str_slot *str_slot(const struct provider *p, unsigned int index)
+{
+	const struct str_slot *c = p->strs[index / STR_CHUNK];
+
+	return c ? (struct str_slot *)&c[index % STR_CHUNK] : NULL;
+}
+
+static void string_define(struct fxt_reader *r, struct provider *p, unsigned int index,
+			  const char *data, size_t len, uint64_t offset)
+{
+	struct str_slot *c = p->strs[index / STR_CHUNK], *s;
+	char *copy = NULL;
+
+	if (!c) {
+		if (!mem_take(r, sizeof(*c) * STR_CHUNK, MEM_STRINGS, offset))
+			return;
+		c = calloc(STR_CHUNK, sizeof(*c));
+		if (!c) {
+			mem_give(r, sizeof(*c) * STR_CHUNK);
+			return;
+		}
+		p->strs[index / STR_CHUNK] = c;
+	}
+	s = &c[index % STR_CHUNK];
+	if (len) {
+		if (!mem_take(r, len, MEM_STRINGS, offset))
+			return;
+		copy = malloc(len);
+		if (!copy) {
+			mem_give(r, len);
+			return;
+		}
+		memcpy(copy, data, len);
+	}
+	if (s->data)
+		mem_give(r, s->len);
+	free(s->data);
+	s->data = copy;
+	s->len = (uint16_t)len;
+	s->defined = true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernel objects.                                                      */
+
+static size_t kobj_hash(uint64_t koid, size_t cap)
+{
+	return (size_t)((koid * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
+
+static struct fxt_kobj_info *kobj_slot(const struct fxt_reader *r, uint64_t koid)
+{
+	size_t i;
+
+	if (!r->kobj_cap)
+		return NULL;
+	for (i = kobj_hash(koid, r->kobj_cap);; i = (i + 1) & (r->kobj_cap - 1)) {
+		struct fxt_kobj_info *k = &r->kobjs[i];
+
+		if (!k->valid || k->koid == koid)
+			return k;
+	}
+}
+
+const struct fxt_kobj_info *fxt_reader_kobj(const struct fxt_reader *r, uint64_t koid)
+{
+	const struct fxt_kobj_info *k = kobj_slot(r, koid);
+
+	return k && k->valid ? k : NULL;
+}
+
+static bool kobj_grow(struct fxt_reader *r, uint64_t offset)
+{
+	size_t ncap = r->kobj_cap ? r->kobj_cap * 2 : 1024, i;
+	struct fxt_kobj_info *old = r->kobjs, *n;
+	size_t ocap = r->kobj_cap;
+
+	if (!mem_take(r, ncap * sizeof(*n), MEM_KOBJS, offset))
+		return false;
+	n = calloc(ncap, sizeof(*n));
+	if (!n) {
+		mem_give(r, ncap * sizeof(*n));
+		return false;
+	}
+	r->kobjs = n;
+	r->kobj_cap = ncap;
+	for (i = 0; i < ocap; i++)
+		if (old[i].valid)
+			*kobj_slot(r, old[i].koid) = old[i];
+	free(old);
+	if (ocap)
+		mem_give(r, ocap * sizeof(*n));
+	return true;
+}
+
+static void kobj_set(struct fxt_reader *r, uint64_t koid, unsigned int type,
+		     struct fxt_str name, uint64_t process, uint64_t offset)
+{
+	struct fxt_kobj_info *k;
+	size_t n;
+
+	if ((r->kobj_count + 1) * 2 > r->kobj_cap && !kobj_grow(r, offset)) {
+		k = kobj_slot(r, koid);
+		if (!k || !k->valid)	/* full: only update known ones */
+			return;
+	}
+	k = kobj_slot(r, koid);
+	if (!k->valid) {
+		r->kobj_count++;
+		k->valid = true;
+		k->koid = koid;
+	}
+	k->obj_type = (uint8_t)type;
+	k->process = process;
+	n = name.data ? name.len : 0;
+	if (n > sizeof(k->name) - 1)
+		n = sizeof(k->name) - 1;
+	if (n)
+		memcpy(k->name, name.data, n);
+	k->name[n] = 0;
+	k->name_len = (uint8_t)n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Decoding pieces.                                                     */
+
+static bool need(struct cur *c, size_t words, const char *what)
+{
+	if ((size_t)(c->end - c->p) >= words)
+		return true;
+	if (!c->bad) {
+		if (c->arg >= 0)
+			REPORT(c, ARG_SIZE, "%d (%s does not fit)", c->arg, what);
+		else
+			REPORT(c, SIZE_MISMATCH, "%s does not fit in %llu words",
+			       what, (unsigned long long)c->rec->nwords);
+	}
+	c->bad = true;
+	return false;
+}
+
+static uint64_t take(struct cur *c, const char *what)
+{
+	if (!need(c, 1, what))
+		return 0;
+	return *c->p++;
+}
+
+/* A stream of len bytes: returns its start, checks the zero padding. */
+static const char *take_stream(struct cur *c, size_t len, const char *what)
+{
+	size_t words = FXT_WORDS(len);
+	const char *s;
+
+	if (!need(c, words, what))
+		return NULL;
+	s = (const char *)c->p;
+	if ((len & 7) && (c->p[words - 1] >> ((len & 7) * 8)))
+		REPORT(c, PADDING, "%s", what);
+	c->p += words;
+	return s;
+}
+
+static const char empty_string[1] = "";
+
+static struct fxt_str get_str(struct cur *c, uint16_t ref, const char *what)
+{
+	struct fxt_str s = { ref, 0, empty_string };
+
+	if (!ref)
+		return s;
+	if (ref & FXT_STRING_REF_INLINE) {
+		s.len = ref & FXT_STRING_INDEX_MAX;
+		if (s.len > FXT_STRING_MAX_LEN)
+			REPORT(c, STRING_TOO_LONG, "%s of %u bytes", what, s.len);
+		s.data = take_stream(c, s.len, what);
+		if (!s.data)
+			s.len = 0;
+		return s;
+	} else {
+		const struct str_slot *slot = str_slot(c->r->cur, ref);
+
+		if (slot && slot->defined) {
+			s.len = slot->len;
+			s.data = slot->data ? slot->data : empty_string;
+		} else {
+			s.data = NULL;
+			REPORT(c, STRING_UNDEFINED, "%u (%s)", ref, what);
+		}
+		return s;
+	}
+}
+
+static struct fxt_thread get_thread(struct cur *c, uint8_t ref)
+{
+	struct fxt_thread t = { ref, true, 0, 0 };
+
+	if (!ref) {
+		if (need(c, 2, "inline thread koids")) {
+			t.pid = c->p[0];
+			t.tid = c->p[1];
+			c->p += 2;
+		} else {
+			t.defined = false;
+		}
+	} else {
+		const struct thread_slot *s = &c->r->cur->threads[ref];
+
+		if (s->defined) {
+			t.pid = s->pid;
+			t.tid = s->tid;
+		} else {
+			t.defined = false;
+			REPORT(c, THREAD_UNDEFINED, "%u", ref);
+		}
+	}
+	return t;
+}
+
+static void reserved(struct cur *c, uint64_t word, unsigned int lo, unsigned int hi,
+		     const char *what)
+{
+	if (FXT_G(word, lo, hi))
+		REPORT(c, RESERVED_BITS, "%s [%u..%u]", what, lo, hi);
+}
+
+/* Size in words an argument of this type should have, name stream included. */
+static void get_args(struct cur *c, unsigned int nargs)
+{
+	struct fxt_record *rec = c->rec;
+	unsigned int i;
+
+	rec->nargs = 0;
+	for (i = 0; i < nargs; i++) {
+		struct fxt_arg *a = &rec->args[rec->nargs];
+		struct cur sub;
+		uint64_t h, expect;
+		unsigned int words, type;
+
+		if (c->p >= c->end) {
+			REPORT(c, ARG_OVERFLOW, "argument %u of %u starts past the end", i, nargs);
+			c->bad = true;
+			return;
+		}
+		h = *c->p;
+		type = (unsigned int)FXT_G(h, 0, 3);
+		words = (unsigned int)FXT_G(h, 4, 15);
+		if (!words) {
+			REPORT(c, ARG_SIZE, "%u (size 0)", i);
+			c->bad = true;
+			return;
+		}
+		if (words > (size_t)(c->end - c->p)) {
+			REPORT(c, ARG_OVERFLOW, "argument %u is %u words, %u remain", i,
+			       words, (unsigned int)(c->end - c->p));
+			c->bad = true;
+			return;
+		}
+		sub = *c;
+		sub.p = c->p + 1;
+		sub.end = c->p + words;
+		sub.arg = (int)i;
+		sub.bad = false;
+		c->p += words;
+
+		a->type = (uint8_t)type;
+		a->words = (uint16_t)words;
+		if (type > FXT_ARG_BOOL) {
+			REPORT(c, ARG_UNKNOWN, "%u (argument %u)", type, i);
+			continue;
+		}
+		a->name = get_str(&sub, (uint16_t)FXT_G(h, 16, 31), "argument name");
+		switch (type) {
+		case FXT_ARG_INT32:
+			a->v.i32 = (int32_t)(uint32_t)FXT_G(h, 32, 63);
+			break;
+		case FXT_ARG_UINT32:
+			a->v.u32 = (uint32_t)FXT_G(h, 32, 63);
+			break;
+		case FXT_ARG_BOOL:
+			a->v.b = FXT_G(h, 32, 32);
+			if (FXT_G(h, 33, 63))
+				REPORT(c, ARG_RESERVED, "%u (bool [33..63])", i);
+			break;
+		case FXT_ARG_STRING:
+			if (FXT_G(h, 48, 63))
+				REPORT(c, ARG_RESERVED, "%u (string [48..63])", i);
+			a->v.str = get_str(&sub, (uint16_t)FXT_G(h, 32, 47), "argument value");
+			break;
+		default:
+			if (FXT_G(h, 32, 63))
+				REPORT(c, ARG_RESERVED, "%u (%s [32..63])", i,
+				       fxt_arg_type_name(type));
+			if (type != FXT_ARG_NULL)
+				a->v.u64 = take(&sub, "argument value");
+			break;
+		}
+		if (sub.bad)
+			continue;	/* reported; the argument is not kept */
+		if (sub.p != sub.end) {
+			expect = (uint64_t)(sub.p - (sub.end - words));
+			REPORT(c, ARG_SIZE, "%u (%s, %u words, content is %llu)", i,
+			       fxt_arg_type_name(type), words, (unsigned long long)expect);
+		}
+		rec->nargs++;
+	}
+}
+
+static const struct fxt_arg *find_arg(const struct fxt_record *rec, const char *name)
+{
+	size_t n = strlen(name);
+	unsigned int i;
+
+	for (i = 0; i < rec->nargs; i++) {
+		const struct fxt_arg *a = &rec->args[i];
+
+		if (a->name.data && a->name.len == n && !memcmp(a->name.data, name, n))
+			return a;
+	}
+	return NULL;
+}
+
+static void check_arg_type(struct cur *c, const char *name, unsigned int type)
+{
+	const struct fxt_arg *a = find_arg(c->rec, name);
+
+	if (a && a->type != type)
+		REPORT(c, SCHED_ARGS, "\"%s\" is %s, not %s", name,
+		       fxt_arg_type_name(a->type), fxt_arg_type_name(type));
+}
+
+static inline void check_ts(struct cur *c, uint64_t ts)
+{
+	struct provider *p = c->r->cur;
+
+	if (ts < p->last_ts)
+		REPORT(c, TIME_BACKWARDS, "%u: %llu after %llu", p->id,
+		       (unsigned long long)ts, (unsigned long long)p->last_ts);
+	p->last_ts = ts;
+}
+
+/* A data record in a provider nobody announced. */
+static void check_provider(struct cur *c)
+{
+	struct provider *p = c->r->cur;
+
+	if (!p->announced && !p->warned) {
+		p->warned = true;
+		REPORT(c, PROVIDER_UNKNOWN, "%u", p->id);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Records.                                                             */
+
+static void decode_metadata(struct cur *c, uint64_t h)
+{
+	struct fxt_reader *r = c->r;
+	struct fxt_record *rec = c->rec;
+	unsigned int type = (unsigned int)FXT_G(h, 16, 19);
+	uint32_t id = (uint32_t)FXT_G(h, 20, 51);
+	struct provider *p;
+
+	rec->subtype = (uint8_t)type;
+	rec->u.meta.provider_id = id;
+	switch (type) {
+	case FXT_META_PROVIDER_INFO: {
+		unsigned int len = (unsigned int)FXT_G(h, 52, 59);
+		const char *name;
+
+		reserved(c, h, 60, 63, "provider info");
+		name = take_stream(c, len, "provider name");
+		rec->u.meta.name.ref = 0;
+		rec->u.meta.name.len = name ? (uint16_t)len : 0;
+		rec->u.meta.name.data = name ? name : empty_string;
+		if (c->bad)
+			return;
+		p = provider_get(r, id, rec->offset);
+		provider_clear(r, p);
+		p->announced = true;
+		p->warned = false;
+		memcpy(p->name, rec->u.meta.name.data, rec->u.meta.name.len);
+		p->name[rec->u.meta.name.len] = 0;
+		r->cur = p;
+		break;
+	}
+	case FXT_META_PROVIDER_SECTION:
+		reserved(c, h, 52, 63, "provider section");
+		p = provider_find(r, id);
+		if (!p || !p->announced) {
+			p = provider_get(r, id, rec->offset);
+			if (!p->warned) {
+				p->warned = true;
+				REPORT(c, PROVIDER_UNKNOWN, "%u", id);
+			}
+		}
+		r->cur = p;
+		break;
+	case FXT_META_PROVIDER_EVENT:
+		rec->u.meta.event = (uint8_t)FXT_G(h, 52, 55);
+		reserved(c, h, 56, 63, "provider event");
+		p = provider_find(r, id);
+		if (!p || !p->announced)
+			REPORT(c, PROVIDER_UNKNOWN, "%u", id);
+		if (rec->u.meta.event != FXT_PROVIDER_EVENT_BUFFER_FULL) {
+			REPORT(c, UNKNOWN_SUBTYPE, "provider event %u", rec->u.meta.event);
+			rec->flags |= FXT_RF_UNKNOWN;
+		}
+		break;
+	case FXT_META_TRACE_INFO:
+		rec->u.meta.trace_info_type = (uint8_t)FXT_G(h, 20, 23);
+		rec->u.meta.provider_id = 0;
+		if (rec->u.meta.trace_info_type != FXT_TRACE_INFO_MAGIC) {
+			REPORT(c, UNKNOWN_SUBTYPE, "trace info type %u",
+			       rec->u.meta.trace_info_type);
+			rec->flags |= FXT_RF_UNKNOWN;
+			c->p = c->end;
+			return;
+		}
+		rec->u.meta.magic = (uint32_t)FXT_G(h, 24, 55);
+		if (rec->u.meta.magic != FXT_MAGIC_NUMBER)
+			REPORT(c, BAD_MAGIC_RECORD, "magic number 0x%x",
+			       rec->u.meta.magic);
+		if (FXT_G(h, 56, 63))
+			REPORT(c, BAD_MAGIC_RECORD, "bits [56..63] set");
+		if (rec->nwords != 1) {
+			REPORT(c, BAD_MAGIC_RECORD, "%llu words, not 1",
+			       (unsigned long long)rec->nwords);
+			c->p = c->end;
+		}
+		break;
+	default:
+		REPORT(c, UNKNOWN_SUBTYPE, "metadata type %u", type);
+		rec->flags |= FXT_RF_UNKNOWN;
+		c->p = c->end;
+		break;
+	}
+}
+
+static void decode_kobj(struct cur *c, uint64_t h)
+{
+	struct fxt_record *rec = c->rec;
+	const struct fxt_arg *proc;
+	uint64_t process = 0;
+
+	rec->u.kobj.obj_type = (uint8_t)FXT_G(h, 16, 23);
+	reserved(c, h, 44, 63, "kernel object record");
+	rec->u.kobj.koid = take(c, "koid");
+	rec->u.kobj.name = get_str(c, (uint16_t)FXT_G(h, 24, 39), "kernel object name");
+	get_args(c, (unsigned int)FXT_G(h, 40, 43));
+	if (c->bad)
+		return;
+	if (!rec->u.kobj.name.len && rec->u.kobj.name.data)
+		REPORT(c, KOBJ_NAME, "%llu", (unsigned long long)rec->u.kobj.koid);
+	if (rec->u.kobj.obj_type == FXT_OBJ_THREAD) {
+		proc = find_arg(rec, "process");
+		if (!proc)
+			REPORT(c, KOBJ_NO_PROCESS, "%llu has no \"process\" argument",
+			       (unsigned long long)rec->u.kobj.koid);
+		else if (proc->type != FXT_ARG_KOID)
+			REPORT(c, KOBJ_NO_PROCESS, "%llu: \"process\" is %s, not koid",
+			       (unsigned long long)rec->u.kobj.koid,
+			       fxt_arg_type_name(proc->type));
+		else
+			process = proc->v.koid;
+	}
+	if (c->r->track_kobjs)
+		kobj_set(c->r, rec->u.kobj.koid, rec->u.kobj.obj_type,
+			 rec->u.kobj.name, process, rec->offset);
+}
+
+static void decode_event(struct cur *c, uint64_t h)
+{
+	struct fxt_record *rec = c->rec;
+	unsigned int type = (unsigned int)FXT_G(h, 16, 19);
+
+	rec->subtype = (uint8_t)type;
+	check_provider(c);
+	if (type > FXT_EVENT_FLOW_END) {
+		REPORT(c, UNKNOWN_SUBTYPE, "event type %u", type);
+		rec->flags |= FXT_RF_UNKNOWN;
+		c->p = c->end;
+		return;
+	}
+	rec->ts = take(c, "timestamp");
+	rec->u.event.thread = get_thread(c, (uint8_t)FXT_G(h, 24, 31));
+	rec->u.event.category = get_str(c, (uint16_t)FXT_G(h, 32, 47), "category");
+	rec->u.event.name = get_str(c, (uint16_t)FXT_G(h, 48, 63), "event name");
+	get_args(c, (unsigned int)FXT_G(h, 20, 23));
+	rec->u.event.data = 0;
+	if (type != FXT_EVENT_INSTANT && type != FXT_EVENT_DURATION_BEGIN &&
+	    type != FXT_EVENT_DURATION_END)
+		rec->u.event.data = take(c, type == FXT_EVENT_COUNTER ? "counter id" :
+					 type == FXT_EVENT_DURATION_COMPLETE ? "end time" :
+					 "correlation id");
+	if (c->bad)
+		return;
+	check_ts(c, rec->ts);
+	if (type == FXT_EVENT_DURATION_COMPLETE && rec->u.event.data < rec->ts)
+		REPORT(c, DURATION_END, "%llu < %llu",
+		       (unsigned long long)rec->u.event.data, (unsigned long long)rec->ts);
+}
+
+static void decode_sched(struct cur *c, uint64_t h)
+{
+	struct fxt_record *rec = c->rec;
+	unsigned int sub = fxt_sched_subtype(h), state;
+
+	rec->subtype = (uint8_t)sub;
+	check_provider(c);
+	switch (sub) {
+	case FXT_SCHED_CONTEXT_SWITCH:
+		rec->u.sw.cpu = (uint16_t)FXT_G(h, 16, 23);
+		state = (unsigned int)FXT_G(h, 24, 27);
+		rec->u.sw.out_prio = (uint8_t)FXT_G(h, 44, 51);
+		rec->u.sw.in_prio = (uint8_t)FXT_G(h, 52, 59);
+		rec->ts = take(c, "timestamp");
+		rec->u.sw.out = get_thread(c, (uint8_t)FXT_G(h, 28, 35));
+		rec->u.sw.in = get_thread(c, (uint8_t)FXT_G(h, 36, 43));
+		rec->nargs = 0;
+		break;
+	case FXT_SCHED_CONTEXT_SWITCH_V2:
+		rec->u.sw.cpu = (uint16_t)FXT_G(h, 20, 35);
+		state = (unsigned int)FXT_G(h, 36, 39);
+		reserved(c, h, 40, 59, "context switch");
+		rec->u.sw.out_prio = rec->u.sw.in_prio = 0;
+		rec->ts = take(c, "timestamp");
+		memset(&rec->u.sw.out, 0, sizeof(rec->u.sw.out));
+		memset(&rec->u.sw.in, 0, sizeof(rec->u.sw.in));
+		rec->u.sw.out.defined = rec->u.sw.in.defined = true;
+		rec->u.sw.out.tid = take(c, "outgoing thread koid");
+		rec->u.sw.in.tid = take(c, "incoming thread koid");
+		get_args(c, (unsigned int)FXT_G(h, 16, 19));
+		check_arg_type(c, "outgoing_weight", FXT_ARG_INT32);
+		check_arg_type(c, "incoming_weight", FXT_ARG_INT32);
+		break;
+	case FXT_SCHED_THREAD_WAKEUP:
+		rec->u.wakeup.cpu = (uint16_t)FXT_G(h, 20, 35);
+		reserved(c, h, 36, 59, "thread wakeup");
+		rec->ts = take(c, "timestamp");
+		rec->u.wakeup.tid = take(c, "woken thread koid");
+		get_args(c, (unsigned int)FXT_G(h, 16, 19));
+		check_arg_type(c, "weight", FXT_ARG_INT32);
+		check_arg_type(c, "waker", FXT_ARG_KOID);
+		if (!c->bad)
+			check_ts(c, rec->ts);
+		return;
+	default:
+		REPORT(c, UNKNOWN_SUBTYPE, "scheduling record subtype %u", sub);
+		rec->flags |= FXT_RF_UNKNOWN;
+		c->p = c->end;
+		return;
+	}
+	rec->u.sw.out_state = (uint8_t)state;
+	if (state == FXT_THREAD_RUNNING || state > FXT_THREAD_DEAD)
+		REPORT(c, SWITCH_STATE, "%u (%s)", state, fxt_thread_state_name(state));
+	if (!c->bad)
+		check_ts(c, rec->ts);
+}
+
+static void decode_large(struct cur *c, uint64_t h)
+{
+	struct fxt_record *rec = c->rec;
+	unsigned int ltype = (unsigned int)FXT_G(h, 36, 39);
+	unsigned int format = (unsigned int)FXT_G(h, 40, 43);
+	uint64_t f, size;
+
+	rec->subtype = (uint8_t)ltype;
+	if (ltype != FXT_LARGE_BLOB) {
+		REPORT(c, UNKNOWN_SUBTYPE, "large record type %u", ltype);
+		rec->flags |= FXT_RF_UNKNOWN;
+		c->p = c->end;
+		return;
+	}
+	rec->u.lblob.format = (uint8_t)format;
+	if (format > FXT_LARGE_BLOB_NO_METADATA) {
+		REPORT(c, UNKNOWN_SUBTYPE, "large blob format %u", format);
+		rec->flags |= FXT_RF_UNKNOWN;
+		c->p = c->end;
+		return;
+	}
+	reserved(c, h, 44, 63, "large blob");
+	f = take(c, "format header");
+	if (format == FXT_LARGE_BLOB_WITH_METADATA)
+		reserved(c, f, 44, 63, "large blob format header");
+	else
+		reserved(c, f, 32, 63, "large blob format header");
+	rec->u.lblob.category = get_str(c, (uint16_t)FXT_G(f, 0, 15), "category");
+	rec->u.lblob.name = get_str(c, (uint16_t)FXT_G(f, 16, 31), "blob name");
+	rec->nargs = 0;
+	memset(&rec->u.lblob.thread, 0, sizeof(rec->u.lblob.thread));
+	rec->ts = 0;
+	if (format == FXT_LARGE_BLOB_WITH_METADATA) {
+		check_provider(c);
+		rec->ts = take(c, "timestamp");
+		rec->u.lblob.thread = get_thread(c, (uint8_t)FXT_G(f, 36, 43));
+		get_args(c, (unsigned int)FXT_G(f, 32, 35));
+	}
+	size = take(c, "blob size");
+	rec->u.lblob.size = size;
+	rec->u.lblob.payload = NULL;
+	if (c->bad)
+		return;
+	if (size > (uint64_t)(c->end - c->p) * 8 || FXT_WORDS(size) != (uint64_t)(c->end - c->p)) {
+		REPORT(c, BLOB_SIZE, "%llu", (unsigned long long)size);
+		if (size > (uint64_t)(c->end - c->p) * 8) {
+			c->bad = true;
+			return;
+		}
+	}
+	rec->u.lblob.payload = take_stream(c, (size_t)size, "blob payload");
+}
+
+static void decode(struct fxt_reader *r, struct fxt_record *rec)
+{
+	struct cur c = { r, rec, rec->words + 1, rec->words + rec->nwords, -1, false };
+	uint64_t h = rec->words[0];
+
+	switch (rec->type) {
+	case FXT_REC_METADATA:
+		decode_metadata(&c, h);
+		break;
+	case FXT_REC_INIT:
+		reserved(&c, h, 16, 63, "initialization record");
+		check_provider(&c);
+		rec->u.init.ticks_per_second = take(&c, "ticks per second");
+		if (c.bad)
+			break;
+		if (!rec->u.init.ticks_per_second)
+			REPORT(&c, INIT_ZERO, NULL);
+		else
+			r->cur->ticks_per_second = rec->u.init.ticks_per_second;
+		break;
+	case FXT_REC_STRING: {
+		unsigned int index = (unsigned int)FXT_G(h, 16, 30);
+		unsigned int len = (unsigned int)FXT_G(h, 32, 46);
+
+		reserved(&c, h, 31, 31, "string record");
+		reserved(&c, h, 47, 63, "string record");
+		check_provider(&c);
+		rec->u.string.index = (uint16_t)index;
+		rec->u.string.str.ref = (uint16_t)index;
+		rec->u.string.str.len = (uint16_t)len;
+		if (len > FXT_STRING_MAX_LEN)
+			REPORT(&c, STRING_TOO_LONG, "string record of %u bytes", len);
+		rec->u.string.str.data = take_stream(&c, len, "string");
+		if (c.bad) {
+			rec->u.string.str.len = 0;
+			break;
+		}
+		if (!index)
+			REPORT(&c, STRING_INDEX_0, NULL);
+		else
+			string_define(r, r->cur, index, rec->u.string.str.data, len,
+				      rec->offset);
+		break;
+	}
+	case FXT_REC_THREAD: {
+		unsigned int index = (unsigned int)FXT_G(h, 16, 23);
+
+		reserved(&c, h, 24, 63, "thread record");
+		check_provider(&c);
+		rec->u.thread.index = (uint8_t)index;
+		rec->u.thread.pid = take(&c, "process koid");
+		rec->u.thread.tid = take(&c, "thread koid");
+		if (c.bad)
+			break;
+		if (!index) {
+			REPORT(&c, THREAD_INDEX_0, NULL);
+		} else {
+			struct thread_slot *t = &r->cur->threads[index];
+
+			t->pid = rec->u.thread.pid;
+			t->tid = rec->u.thread.tid;
+			t->defined = true;
+		}
+		break;
+	}
+	case FXT_REC_EVENT:
+		decode_event(&c, h);
+		break;
+	case FXT_REC_BLOB: {
+		unsigned int size = (unsigned int)FXT_G(h, 32, 46);
+
+		reserved(&c, h, 47, 47, "blob record");
+		reserved(&c, h, 56, 63, "blob record");
+		check_provider(&c);
+		rec->u.blob.blob_type = (uint8_t)FXT_G(h, 48, 55);
+		rec->u.blob.name = get_str(&c, (uint16_t)FXT_G(h, 16, 31), "blob name");
+		rec->u.blob.size = size;
+		if (!c.bad && FXT_WORDS(size) != (size_t)(c.end - c.p)) {
+			REPORT(&c, BLOB_SIZE, "%u", size);
+			if (FXT_WORDS(size) > (size_t)(c.end - c.p)) {
+				c.bad = true;
+				break;
+			}
+		}
+		rec->u.blob.payload = take_stream(&c, size, "blob payload");
+		break;
+	}
+	case FXT_REC_USERSPACE_OBJ: {
+		uint8_t ref = (uint8_t)FXT_G(h, 16, 23);
+
+		reserved(&c, h, 44, 63, "userspace object record");
+		check_provider(&c);
+		rec->u.uobj.pointer = take(&c, "pointer");
+		rec->u.uobj.process.ref = ref;
+		rec->u.uobj.process.defined = true;
+		rec->u.uobj.process.tid = 0;
+		if (!ref) {
+			rec->u.uobj.process.pid = take(&c, "process koid");
+		} else if (r->cur->threads[ref].defined) {
+			rec->u.uobj.process.pid = r->cur->threads[ref].pid;
+		} else {
+			rec->u.uobj.process.pid = 0;
+			rec->u.uobj.process.defined = false;
+			REPORT(&c, THREAD_UNDEFINED, "%u", ref);
+		}
+		rec->u.uobj.name = get_str(&c, (uint16_t)FXT_G(h, 24, 39), "object name");
+		get_args(&c, (unsigned int)FXT_G(h, 40, 43));
+		break;
+	}
+	case FXT_REC_KERNEL_OBJ:
+		decode_kobj(&c, h);
+		break;
+	case FXT_REC_SCHED:
+		decode_sched(&c, h);
+		break;
+	case FXT_REC_LOG: {
+		unsigned int len = (unsigned int)FXT_G(h, 16, 30);
+
+		reserved(&c, h, 31, 31, "log record");
+		reserved(&c, h, 40, 63, "log record");
+		check_provider(&c);
+		rec->ts = take(&c, "timestamp");
+		rec->u.log.thread = get_thread(&c, (uint8_t)FXT_G(h, 32, 39));
+		rec->u.log.msg.ref = 0;
+		rec->u.log.msg.len = (uint16_t)len;
+		rec->u.log.msg.data = take_stream(&c, len, "log message");
+		if (!rec->u.log.msg.data)
+			rec->u.log.msg.len = 0;
+		break;
+	}
+	case FXT_REC_LARGE:
+		decode_large(&c, h);
+		break;
+	default:
+		REPORT(&c, UNKNOWN_RECORD, "%u", rec->type);
+		rec->flags |= FXT_RF_UNKNOWN;
+		c.p = c.end;
+		break;
+	}
+	if (c.bad) {
+		rec->flags |= FXT_RF_MALFORMED;
+	} else if (c.p != c.end) {
+		REPORT(&c, SIZE_MISMATCH, "%llu words, content is %llu",
+		       (unsigned long long)rec->nwords,
+		       (unsigned long long)(c.p - rec->words));
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Input.                                                               */
+
+/* Read into buf until it holds want bytes past pos or input ends. */
+static void fill(struct fxt_reader *r, size_t want)
+{
+	if (r->pos) {
+		size_t left = r->len - r->pos;
+
+		memmove(r->buf, r->buf + r->pos, left);
+		r->buf_off += r->pos;
+		r->len = left;
+		r->pos = 0;
+	}
+	while (!r->eof && r->len < want) {
+		size_t room = r->cap - r->len;
+		ssize_t n;
+
+		if (r->mem) {
+			n = (ssize_t)(r->mem_len - r->mem_pos < room ?
+				      r->mem_len - r->mem_pos : room);
+			memcpy(r->buf + r->len, r->mem + r->mem_pos, (size_t)n);
+			r->mem_pos += (size_t)n;
+		} else {
+			n = read(r->fd, r->buf + r->len, room);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				report(r, r->buf_off + r->len, FXT_D_IO_ERROR, "%s",
+				       strerror(errno));
+				stop(r, -1);
+				r->eof = true;
+				return;
+			}
+		}
+		if (n == 0)
+			r->eof = true;
+		r->len += (size_t)n;
+	}
+}
+
+/* Skip bytes of input past the buffer (a record too large for it). */
+static uint64_t skip_input(struct fxt_reader *r, uint64_t bytes)
+{
+	uint64_t skipped = 0;
+
+	r->buf_off += r->len;
+	r->len = r->pos = 0;
+	while (skipped < bytes && !r->eof) {
+		size_t want = bytes - skipped < r->cap ? (size_t)(bytes - skipped) : r->cap;
+		ssize_t n;
+
+		if (r->mem) {
+			n = (ssize_t)(r->mem_len - r->mem_pos < want ?
+				      r->mem_len - r->mem_pos : want);
+			r->mem_pos += (size_t)n;
+		} else {
+			n = read(r->fd, r->buf, want);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				report(r, r->buf_off, FXT_D_IO_ERROR, "%s", strerror(errno));
+				stop(r, -1);
+				r->eof = true;
+				break;
+			}
+		}
+		if (n == 0)
+			r->eof = true;
+		skipped += (uint64_t)n;
+		r->buf_off += (uint64_t)n;
+	}
+	return skipped;
+}
+
+static void truncated(struct fxt_reader *r, uint64_t offset, uint64_t need,
+		      uint64_t have)
+{
+	report(r, offset, FXT_D_TRUNCATED,
+	       "0x%llx: the record is %llu bytes, the archive ends after %llu",
+	       (unsigned long long)offset, (unsigned long long)need,
+	       (unsigned long long)have);
+	stop(r, 0);
+}
+
+int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
+{
+	uint64_t h, words, bytes;
+	size_t avail;
+
+	if (r->stopped)
+		return r->end_rc;
+	avail = r->len - r->pos;
+	if (avail < 8) {
+		fill(r, 8);
+		avail = r->len - r->pos;
+		if (r->stopped)
+			return r->end_rc;
+		if (avail == 0)
+			return 0;
+		if (avail < 8) {
+			truncated(r, r->buf_off + r->pos, 8, avail);
+			return 0;
+		}
+	}
+	memcpy(&h, r->buf + r->pos, 8);
+	rec->offset = r->buf_off + r->pos;
+	rec->type = (uint8_t)fxt_record_type(h);
+	words = rec->type == FXT_REC_LARGE ? fxt_large_record_words(h) :
+		fxt_record_words(h);
+	rec->nwords = words;
+	rec->flags = 0;
+	rec->nargs = 0;
+	rec->subtype = 0;
+	rec->ts = 0;
+
+	if (!r->started) {
+		r->started = true;
+		if (h == __builtin_bswap64(FXT_MAGIC_RECORD)) {
+			report(r, rec->offset, FXT_D_BIG_ENDIAN, NULL);
+			stop(r, -1);
+			return -1;
+		}
+		if (h != FXT_MAGIC_RECORD)
+			report(r, rec->offset, FXT_D_NO_MAGIC, NULL);
+	}
+	if (!words) {
+		report(r, rec->offset, FXT_D_SIZE_ZERO, NULL);
+		stop(r, -1);
+		return -1;
+	}
+	bytes = words * 8;
+	if (bytes > avail) {
+		if (bytes <= r->cap) {
+			fill(r, (size_t)bytes);
+			avail = r->len - r->pos;
+			if (r->stopped)
+				return r->end_rc;
+			if (bytes > avail) {
+				truncated(r, rec->offset, bytes, avail);
+				return 0;
+			}
+		} else {
+			uint64_t got;
+
+			report(r, rec->offset, FXT_D_TOO_LARGE, "%llu",
+			       (unsigned long long)bytes);
+			got = avail + skip_input(r, bytes - avail);
+			if (got < bytes) {
+				truncated(r, rec->offset, bytes, got);
+				return 0;
+			}
+			rec->words = NULL;
+			rec->flags = FXT_RF_NO_PAYLOAD;
+			rec->provider = r->cur->id;
+			r->nrecords++;
+			return 1;
+		}
+	}
+	rec->words = (const uint64_t *)(const void *)(r->buf + r->pos);
+	rec->provider = r->cur->id;
+	r->pos += (size_t)bytes;
+	r->nrecords++;
+	decode(r, rec);
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Setup.                                                               */
+
+static struct fxt_reader *reader_new(void)
+{
+	struct fxt_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->fd = -1;
+	r->cap = FXT_READER_BUFSIZE;
+	r->mem_limit = FXT_READER_MEM_LIMIT;
+	r->track_kobjs = true;
+	r->buf = malloc(r->cap);
+	r->spare = calloc(1, sizeof(*r->spare));
+	if (!r->buf || !r->spare) {
+		free(r->buf);
+		free(r->spare);
+		free(r);
+		errno = ENOMEM;
+		return NULL;
+	}
+	r->spare->ticks_per_second = NS_PER_SEC;
+	r->cur = provider_get(r, 0, 0);
+	return r;
+}
+
+struct fxt_reader *fxt_reader_open_fd(int fd)
+{
+	struct fxt_reader *r = reader_new();
+	struct stat st;
+
+	if (!r)
+		return NULL;
+	r->fd = fd;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		r->size = (uint64_t)st.st_size;
+		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	}
+	return r;
+}
+
+struct fxt_reader *fxt_reader_open(const char *path)
+{
+	struct fxt_reader *r;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return fxt_reader_open_fd(0);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	r = fxt_reader_open_fd(fd);
+	if (!r) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	r->own_fd = true;
+	return r;
+}
+
+struct fxt_reader *fxt_reader_open_mem(const void *data, size_t len)
+{
+	struct fxt_reader *r = reader_new();
+
+	if (!r)
+		return NULL;
+	r->mem = data ? data : (const void *)empty_string;
+	r->mem_len = data ? len : 0;
+	r->size = r->mem_len;
+	return r;
+}
+
+void fxt_reader_close(struct fxt_reader *r)
+{
+	unsigned int i;
+
+	if (!r)
+		return;
+	for (i = 0; i < PROV_BUCKETS; i++) {
+		struct provider *p = r->buckets[i], *n;
+
+		for (; p; p = n) {
+			n = p->hnext;
+			provider_clear(r, p);
+			free(p);
+		}
+	}
+	provider_clear(r, r->spare);
+	free(r->spare);
+	free(r->kobjs);
+	free(r->buf);
+	if (r->own_fd)
+		close(r->fd);
+	free(r);
+}
+
+int fxt_reader_set_buffer_size(struct fxt_reader *r, size_t bytes)
+{
+	unsigned char *b;
+
+	if (r->started || bytes < MIN_BUFSIZE || bytes % 8)
+		return -EINVAL;
+	b = realloc(r->buf, bytes);
+	if (!b)
+		return -ENOMEM;
+	r->buf = b;
+	r->cap = bytes;
+	return 0;
+}
+
+void fxt_reader_set_diag(struct fxt_reader *r, fxt_diag_fn fn, void *ctx)
+{
+	r->diag = fn;
+	r->diag_ctx = ctx;
+}
+
+void fxt_reader_set_mem_limit(struct fxt_reader *r, size_t bytes)
+{
+	r->mem_limit = bytes ? bytes : FXT_READER_MEM_LIMIT;
+}
+
+void fxt_reader_set_track_kobjs(struct fxt_reader *r, bool on)
+{
+	r->track_kobjs = on;
+}
+
+uint64_t fxt_reader_offset(const struct fxt_reader *r)
+{
+	return r->buf_off + r->pos;
+}
+
+uint64_t fxt_reader_size(const struct fxt_reader *r)
+{
+	return r->size;
+}
+
+uint64_t fxt_reader_diag_count(const struct fxt_reader *r)
+{
+	return r->ndiags;
+}
+
+uint64_t fxt_reader_diag_count_id(const struct fxt_reader *r, enum fxt_diag_id id)
+{
+	return (unsigned int)id < FXT_D_COUNT ? r->diag_counts[id] : 0;
+}
+
+uint64_t fxt_reader_records(const struct fxt_reader *r)
+{
+	return r->nrecords;
+}
+
+uint32_t fxt_reader_provider(const struct fxt_reader *r)
+{
+	return r->cur->id;
+}
+
+const char *fxt_reader_provider_name(const struct fxt_reader *r, uint32_t id)
+{
+	const struct provider *p = provider_find(r, id);
+
+	if (!p && r->cur->id == id)
+		p = r->cur;
+	return p ? p->name : NULL;
+}
+
+uint64_t fxt_reader_ticks_per_second(const struct fxt_reader *r)
+{
+	return r->cur->ticks_per_second;
+}
+
+uint64_t fxt_reader_ticks_to_ns(const struct fxt_reader *r, uint64_t ticks)
+{
+	uint64_t tps = r->cur->ticks_per_second;
+
+	if (tps == NS_PER_SEC)
+		return ticks;
+	__extension__ typedef unsigned __int128 u128;
+	u128 ns = (u128)ticks * NS_PER_SEC / tps;
+
+	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
