@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * json.h - FXT archive to JSON Trace Event Format (fxt-dump --json).
+ *
+ * Documentation/tools.rst lists the tracks the conversion produces.
+ */
+#ifndef LIBFXT_JSON_H
+#define LIBFXT_JSON_H
+
+#include "libfxt.h"
+#include "outbuf.h"
+
+/* Pseudo-process of the per-CPU tracks; CPU c is thread JSON_CPUS_PID + 1 + c. */
+#define JSON_CPUS_PID	0x7fff0000u
+
+/*
+ * Read the whole archive from r and write one JSON object to o. Returns
+ * what the last fxt_reader_next() returned: 0 at the end of the archive,
+ * -1 when reading stopped on an error (the JSON is still complete).
+ */
+int fxt_json_convert(struct fxt_reader *r, struct outbuf *o);
+
+#endif /* LIBFXT_JSON_H */
