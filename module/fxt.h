@@ -127,8 +127,10 @@ u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len, u64 *ts,
 			 unsigned int *bufno);
 void fxt_rolling_commit(struct fxt_cpu *c, unsigned int len,
 			unsigned int bufno);
-u64 *fxt_durable_reserve(struct fxt_cpu *c, unsigned int len);
-void fxt_durable_commit(struct fxt_cpu *c, unsigned int len);
+/* fxt_durable_reserve() put the record in the durable buffer (else: bufno) */
+#define FXT_IN_DURABLE	(-1)
+u64 *fxt_durable_reserve(struct fxt_cpu *c, unsigned int len, int *where);
+void fxt_durable_commit(struct fxt_cpu *c, unsigned int len, int where);
 int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt);
 void fxt_buffers_sync_notifications(struct fxt_session *s);
 void fxt_cpu_stats(struct fxt_session *s, struct fxt_cpu_stats *st);

@@ -232,17 +232,9 @@ out:
 	return retry;
 }
 
-/**
- * fxt_rolling_reserve() - reserve a rolling record and timestamp it
- * @c: this CPU's state; preemption disabled
- * @len: record length in bytes, a multiple of 8
- * @ts: set to the record's timestamp
- * @bufno: set to the buffer to pass to fxt_rolling_commit()
- *
- * Return: where to write the record, or NULL if it was dropped (counted).
- */
-u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len, u64 *ts,
-			 unsigned int *bufno)
+/* Reserve in the current rolling buffer, rolling over if needed. */
+static u64 *__fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len,
+				  u64 *ts, unsigned int *bufno)
 {
 	struct fxt_buffer_header *h = c->hdr;
 	local_t *cur = FXT_LOCAL(h->rolling_current);
@@ -250,8 +242,6 @@ u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len, u64 *ts,
 	long old;
 	u64 off;
 
-	if (unlikely(READ_ONCE(h->flags) & FXT_CPU_DURABLE_FULL))
-		goto drop;
 	for (;;) {
 		old = local_read(cur);
 		off = old & FXT_ROLLING_OFFSET_MASK;
@@ -265,11 +255,36 @@ u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len, u64 *ts,
 			continue;
 		}
 		if (!fxt_rolling_switch(c, old))
-			goto drop;
+			return NULL;
 	}
-drop:
-	local_inc(FXT_LOCAL(h->records_dropped));
-	return NULL;
+}
+
+/* Circular mode cannot keep a record that refers to a lost durable one. */
+static bool fxt_cpu_stopped(struct fxt_cpu *c)
+{
+	return unlikely(READ_ONCE(c->hdr->flags) & FXT_CPU_DURABLE_FULL) &&
+	       c->hdr->mode == FXT_MODE_CIRCULAR;
+}
+
+/**
+ * fxt_rolling_reserve() - reserve a rolling record and timestamp it
+ * @c: this CPU's state; preemption disabled
+ * @len: record length in bytes, a multiple of 8
+ * @ts: set to the record's timestamp
+ * @bufno: set to the buffer to pass to fxt_rolling_commit()
+ *
+ * Return: where to write the record, or NULL if it was dropped (counted).
+ */
+u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len, u64 *ts,
+			 unsigned int *bufno)
+{
+	u64 *p = NULL;
+
+	if (!fxt_cpu_stopped(c))
+		p = __fxt_rolling_reserve(c, len, ts, bufno);
+	if (!p)
+		local_inc(FXT_LOCAL(c->hdr->records_dropped));
+	return p;
 }
 
 void fxt_rolling_commit(struct fxt_cpu *c, unsigned int len,
@@ -287,40 +302,56 @@ void fxt_rolling_commit(struct fxt_cpu *c, unsigned int len,
  * fxt_durable_reserve() - reserve a durable record
  * @c: this CPU's state; preemption disabled
  * @len: record length in bytes, a multiple of 8
+ * @where: set to what to pass to fxt_durable_commit()
  *
- * A full durable buffer stops recording on this CPU (as Fuchsia's engine
- * does): a record that refers to a lost durable record would be garbage.
+ * When the durable buffer is full, circular mode stops recording on this
+ * CPU (as Fuchsia's engine does): the rolling buffers get overwritten, and
+ * a kept record that refers to a lost durable record would be garbage. In
+ * oneshot and streaming modes nothing rolling is ever overwritten, so the
+ * durable record goes to the rolling buffer instead, still ahead of every
+ * record that refers to it, and the trace goes on.
  *
  * Return: where to write the record, or NULL if it was dropped (counted).
  */
-u64 *fxt_durable_reserve(struct fxt_cpu *c, unsigned int len)
+u64 *fxt_durable_reserve(struct fxt_cpu *c, unsigned int len, int *where)
 {
 	struct fxt_buffer_header *h = c->hdr;
 	local_t *res = FXT_LOCAL(h->durable_reserved);
+	unsigned int bufno;
+	u64 ts, *p = NULL;
 	long old;
 
 	if (unlikely(READ_ONCE(h->flags) & FXT_CPU_DURABLE_FULL))
-		goto drop;
+		goto full;
 	do {
 		old = local_read(res);
 		if (unlikely(old + len > c->durable_size)) {
 			fxt_flag_set(c, FXT_CPU_DURABLE_FULL);
-			goto drop;
+			goto full;
 		}
 	} while (local_cmpxchg(res, old, old + len) != old);
+	*where = FXT_IN_DURABLE;
 	return (u64 *)(c->durable + old);
-drop:
-	local_inc(FXT_LOCAL(h->durable_dropped));
-	return NULL;
+full:
+	if (h->mode != FXT_MODE_CIRCULAR) {
+		p = __fxt_rolling_reserve(c, len, &ts, &bufno);
+		*where = bufno;
+	}
+	if (!p)
+		local_inc(FXT_LOCAL(h->durable_dropped));
+	return p;
 }
 
-void fxt_durable_commit(struct fxt_cpu *c, unsigned int len)
+void fxt_durable_commit(struct fxt_cpu *c, unsigned int len, int where)
 {
 	struct fxt_buffer_header *h = c->hdr;
 
 	/* The record's words before the count that publishes them. */
 	smp_wmb();
-	local_add(len, FXT_LOCAL(h->durable_committed));
+	if (where == FXT_IN_DURABLE)
+		local_add(len, FXT_LOCAL(h->durable_committed));
+	else
+		local_add(len, FXT_LOCAL(h->rolling_committed[where]));
 	local_inc(FXT_LOCAL(h->durable_records));
 }
 

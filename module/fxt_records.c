@@ -95,26 +95,28 @@ bool fxt_write_string(struct fxt_cpu *c, u16 index, const char *str)
 {
 	unsigned int len = strnlen(str, 255);
 	unsigned int words = 1 + FXT_WORDS(len);
-	u64 *p = fxt_durable_reserve(c, words * 8);
+	int where;
+	u64 *p = fxt_durable_reserve(c, words * 8, &where);
 
 	if (!p)
 		return false;
 	p[0] = fxt_string_header(index, len);
 	fxt_put_stream(p + 1, str, len);
-	fxt_durable_commit(c, words * 8);
+	fxt_durable_commit(c, words * 8, where);
 	return true;
 }
 
 bool fxt_write_thread(struct fxt_cpu *c, u8 index, u64 pid, u64 tid)
 {
-	u64 *p = fxt_durable_reserve(c, 3 * 8);
+	int where;
+	u64 *p = fxt_durable_reserve(c, 3 * 8, &where);
 
 	if (!p)
 		return false;
 	p[0] = fxt_thread_header(index);
 	p[1] = pid;
 	p[2] = tid;
-	fxt_durable_commit(c, 3 * 8);
+	fxt_durable_commit(c, 3 * 8, where);
 	return true;
 }
 
@@ -122,7 +124,8 @@ void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name)
 {
 	unsigned int len = strnlen(name, TASK_COMM_LEN);
 	unsigned int words = 2 + FXT_WORDS(len);
-	u64 *p = fxt_durable_reserve(c, words * 8);
+	int where;
+	u64 *p = fxt_durable_reserve(c, words * 8, &where);
 
 	if (!p)
 		return;
@@ -130,7 +133,7 @@ void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name)
 			       fxt_inline_string_ref(len), 0);
 	p[1] = koid;
 	fxt_put_stream(p + 2, name, len);
-	fxt_durable_commit(c, words * 8);
+	fxt_durable_commit(c, words * 8, where);
 }
 
 void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
@@ -138,7 +141,8 @@ void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
 {
 	unsigned int len = strnlen(name, TASK_COMM_LEN);
 	unsigned int words = 2 + FXT_WORDS(len) + 2;
-	u64 *p = fxt_durable_reserve(c, words * 8);
+	int where;
+	u64 *p = fxt_durable_reserve(c, words * 8, &where);
 
 	if (!p)
 		return;
@@ -148,7 +152,7 @@ void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
 	p = fxt_put_stream(p + 2, name, len);
 	p[0] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_S_PROCESS, 0);
 	p[1] = pkoid;
-	fxt_durable_commit(c, words * 8);
+	fxt_durable_commit(c, words * 8, where);
 }
 
 void fxt_write_switch(struct fxt_cpu *c, bool preempt,

@@ -152,7 +152,7 @@ struct fxt_packet {
 #define FXT_PKT_STOPPED		0x0004	/* all data is final and committed */
 
 /* Per-CPU flags (fxt_buffer_header.flags, fxt_cpu_stats.flags). */
-#define FXT_CPU_DURABLE_FULL	(1u << 0)	/* durable buffer full: CPU stopped recording */
+#define FXT_CPU_DURABLE_FULL	(1u << 0)	/* circular: CPU stopped; else spills */
 #define FXT_CPU_ROLLING_FULL	(1u << 1)	/* full, or waiting for a save */
 
 /*
