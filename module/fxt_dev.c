@@ -10,6 +10,7 @@
 #include <linux/kernel.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/vmalloc.h>
 #include <linux/poll.h>
 #include <linux/uaccess.h>
 #include <linux/capability.h>
@@ -34,6 +35,7 @@ static int fxt_open(struct inode *inode, struct file *file)
 	if (atomic_cmpxchg(&fxt_opened, 0, 1))
 		return -EBUSY;
 	file->private_data = &fxt_session;
+	/* No .llseek: nonseekable_open() makes lseek() fail with ESPIPE. */
 	return nonseekable_open(inode, file);
 }
 
@@ -155,5 +157,4 @@ const struct file_operations fxt_fops = {
 	.read = fxt_read,
 	.write = fxt_write,
 	.poll = fxt_poll,
-	.llseek = no_llseek,
 };
