@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pingpong.c - the ping-pong scenario of fxt_pingpong and fxt_wakeup
+ * (pingpong.h describes the steps and the environment).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/fxt.h>
+
+#include "oracle.h"
+#include "pingpong.h"
+
+#define PP_MAX_ARGS	32
+
+struct pp_thread {
+	pthread_t th;
+	bool leader;		/* writes first */
+	int rfd, wfd;
+	unsigned long rounds;
+	pid_t tid;
+	int err;		/* errno of a failed read/write, -1 for EOF */
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void fail(struct pp_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->why[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->why, sizeof(r->why), fmt, ap);
+	va_end(ap);
+}
+
+static unsigned long env_ulong(const char *name, unsigned long def)
+{
+	const char *s = getenv(name);
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s)
+		return def;
+	v = strtoul(s, &end, 0);
+	return *end ? def : v;
+}
+
+void pp_config_from_env(struct pp_config *cfg)
+{
+	cfg->rounds = env_ulong("FXT_PINGPONG_N", 20000);
+}
+
+/* The repository: this binary lives in <repo>/selftests/. */
+static void repo_dir(char *buf, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0) {
+		snprintf(buf, size, ".");
+		return;
+	}
+	exe[n] = '\0';
+	snprintf(buf, size, "%s", dirname(dirname(exe)));
+}
+
+static void tool_path(char *buf, size_t size, const char *env, const char *rel)
+{
+	char repo[PATH_MAX];
+	const char *s = getenv(env);
+
+	if (s && *s) {
+		snprintf(buf, size, "%s", s);
+		return;
+	}
+	repo_dir(repo, sizeof(repo));
+	if (snprintf(buf, size, "%s/%s", repo, rel) >= (int)size)
+		snprintf(buf, size, "%s", rel);
+}
+
+/*
+ * fork + exec argv with stdout and stderr into log. The log is emptied here,
+ * before fork(): a caller polling it for a line must never see what an
+ * earlier run left in it. Return: pid or -errno.
+ */
+static pid_t spawn(char *const argv[], const char *log)
+{
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	pid_t pid;
+
+	if (fd < 0)
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		pid = -errno;
+		close(fd);
+		return pid;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null < 0)
+			_exit(126);
+		dup2(null, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], argv);
+		dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	return pid;
+}
+
+/* Wait up to timeout seconds for pid. Return: whether it was reaped. */
+static bool wait_child(pid_t pid, double timeout, int *status)
+{
+	double end = now() + timeout;
+
+	do {
+		pid_t ret = waitpid(pid, status, WNOHANG);
+
+		if (ret == pid)
+			return true;
+		if (ret < 0 && errno != EINTR)
+			return false;
+		usleep(20000);
+	} while (now() < end);
+	return false;
+}
+
+static void stop_child(pid_t pid, double timeout, int *status)
+{
+	kill(pid, SIGINT);
+	if (!wait_child(pid, timeout, status)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, status, 0);
+	}
+}
+
+static bool file_contains(const char *path, const char *needle)
+{
+	char buf[8192];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, needle) != NULL;
+}
+
+void pp_print_file(const char *what, const char *path, int max_lines)
+{
+	char line[512];
+	long total = 0, i = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		total++;
+	rewind(f);
+	printf("# --- %s (%s)%s\n", what, path,
+	       total > max_lines ? ", last lines" : "");
+	while (fgets(line, sizeof(line), f)) {
+		if (i++ < total - max_lines)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		printf("#   %s\n", line);
+	}
+	fclose(f);
+}
+
+static void *pp_thread_main(void *arg)
+{
+	struct pp_thread *t = arg;
+	char b = 0;
+
+	t->tid = gettid();
+	for (unsigned long i = 0; i < t->rounds && !t->err; i++) {
+		for (int step = 0; step < 2; step++) {
+			bool wr = (step == 0) == t->leader;
+			ssize_t n = wr ? write(t->wfd, &b, 1) : read(t->rfd, &b, 1);
+
+			if (n != 1) {
+				t->err = n < 0 ? errno : -1;
+				break;
+			}
+		}
+	}
+	if (t->err) {
+		/* Unblock the peer: its read sees end of file. */
+		close(t->wfd);
+		t->wfd = -1;
+	}
+	return NULL;
+}
+
+/* CPUs this process may use: the first and the last. */
+static void cpu_range(int *first, int *last)
+{
+	cpu_set_t set;
+
+	*first = *last = 0;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	*first = -1;
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &set))
+			continue;
+		if (*first < 0)
+			*first = c;
+		*last = c;
+	}
+	if (*first < 0)
+		*first = 0;
+}
+
+static int pp_threads(const struct pp_config *cfg, struct pp_result *r)
+{
+	struct pp_thread t[2];
+	int p1[2], p2[2], first, last, err = 0, started = 0;
+
+	if (pipe2(p1, O_CLOEXEC) || pipe2(p2, O_CLOEXEC))
+		return -errno;
+	memset(t, 0, sizeof(t));
+	t[0] = (struct pp_thread){ .leader = true, .wfd = p1[1], .rfd = p2[0],
+				   .rounds = cfg->rounds };
+	t[1] = (struct pp_thread){ .leader = false, .wfd = p2[1], .rfd = p1[0],
+				   .rounds = cfg->rounds };
+	cpu_range(&first, &last);
+
+	double start = now();
+
+	for (int i = 0; i < 2; i++) {
+		pthread_attr_t attr;
+		cpu_set_t set;
+
+		pthread_attr_init(&attr);
+		if (cfg->pin == PP_PIN_SPREAD) {
+			CPU_ZERO(&set);
+			CPU_SET(i ? last : first, &set);
+			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		}
+		err = pthread_create(&t[i].th, &attr, pp_thread_main, &t[i]);
+		pthread_attr_destroy(&attr);
+		if (err)
+			break;
+		started++;
+	}
+	if (err && started == 1) {
+		/* The leader waits for a peer that will never come. */
+		close(t[0].rfd);
+		close(p2[1]);
+		t[1].wfd = -1;
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(t[i].th, NULL);
+	r->seconds = now() - start;
+	for (int i = 0; i < 2; i++) {
+		r->tid[i] = t[i].tid;
+		if (t[i].wfd >= 0)
+			close(t[i].wfd);
+		if (!err && t[i].err)
+			fail(r, "ping-pong thread %d: %s", i,
+			     t[i].err < 0 ? "peer gone" : strerror(t[i].err));
+	}
+	close(p1[0]);
+	close(p2[0]);
+	return err ? -err : 0;
+}
+
+/* Wait until both threads are gone for good (pingpong.h, step 5). */
+static void pp_wait_exited(struct oracle *o, struct pp_result *r)
+{
+	double end = now() + 10;
+
+	for (int i = 0; i < 2; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/self/task/%d", r->tid[i]);
+		while (access(path, F_OK) == 0 && now() < end)
+			usleep(1000);
+	}
+	while (oracle_exits(o, -1) < 2 && now() < end)
+		usleep(10000);
+}
+
+static bool pp_dump_check(struct pp_result *r, double timeout)
+{
+	char tool[PATH_MAX];
+	char *argv[] = { tool, "--check", r->archive, NULL };
+	pid_t pid;
+
+	tool_path(tool, sizeof(tool), "FXT_DUMP", "userspace/fxt-dump");
+	if (access(tool, X_OK)) {
+		fail(r, "%s: %s (build userspace first)", tool, strerror(errno));
+		return false;
+	}
+	pid = spawn(argv, r->dump_log);
+	if (pid < 0) {
+		fail(r, "fork: %s", strerror(-pid));
+		return false;
+	}
+	if (!wait_child(pid, timeout, &r->dump_status)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &r->dump_status, 0);
+		fail(r, "fxt-dump --check did not finish in %.0f s", timeout);
+	}
+	return true;
+}
+
+bool pp_run(const struct pp_config *cfg, struct pp_result *r)
+{
+	const char *tmp = getenv("FXT_SELFTEST_TMP");
+	double timeout = env_ulong("FXT_COLLECT_TIMEOUT", 120), end;
+	char tool[PATH_MAX], *argv[PP_MAX_ARGS], *extra = NULL;
+	struct oracle *o = NULL;
+	pid_t collector = -1;
+	int argc = 0, err;
+
+	memset(r, 0, sizeof(*r));
+	r->rounds = cfg->rounds;
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	snprintf(r->archive, sizeof(r->archive), "%s/%s.fxt", tmp, cfg->name);
+	snprintf(r->collect_log, sizeof(r->collect_log), "%s/%s-collect.log",
+		 tmp, cfg->name);
+	snprintf(r->dump_log, sizeof(r->dump_log), "%s/%s-dump.log", tmp,
+		 cfg->name);
+	unlink(r->archive);
+
+	if (geteuid() != 0) {
+		fail(r, "needs root (BPF oracle, /dev/fxt)");
+		return false;
+	}
+	if (access(FXT_DEVICE_PATH, F_OK)) {
+		fail(r, "%s: %s (is fxt.ko loaded?)", FXT_DEVICE_PATH,
+		     strerror(errno));
+		return false;
+	}
+	tool_path(tool, sizeof(tool), "FXT_COLLECT", "userspace/fxt-collect");
+	if (access(tool, X_OK)) {
+		fail(r, "%s: %s (build userspace first)", tool, strerror(errno));
+		return false;
+	}
+
+	/* 1. Load the oracle before anything starts: loading takes a while. */
+	o = oracle_open(getpid(), gettid());
+	if (!o) {
+		fail(r, "oracle_open: %s", strerror(errno));
+		return false;
+	}
+	r->nr_cpus = oracle_nr_cpus(o);
+	if (r->nr_cpus > ARC_MAX_PROVIDERS)
+		r->nr_cpus = ARC_MAX_PROVIDERS;
+
+	/* 2. The collector. */
+	argv[argc++] = tool;
+	argv[argc++] = "-o";
+	argv[argc++] = r->archive;
+	argv[argc++] = "-m";
+	argv[argc++] = "streaming";
+	if (getenv("FXT_COLLECT_ARGS")) {
+		extra = strdup(getenv("FXT_COLLECT_ARGS"));
+		for (char *s = strtok(extra, " \t"); s && argc < PP_MAX_ARGS - 1;
+		     s = strtok(NULL, " \t"))
+			argv[argc++] = s;
+	}
+	argv[argc] = NULL;
+	collector = spawn(argv, r->collect_log);
+	if (collector < 0) {
+		fail(r, "fork: %s", strerror(-collector));
+		goto out;
+	}
+	end = now() + timeout;
+	while (!file_contains(r->collect_log, PP_STARTED_LINE)) {
+		if (waitpid(collector, &r->collector_status, WNOHANG) == collector) {
+			collector = -1;
+			fail(r, "fxt-collect exited (status 0x%x) before \"%s\"",
+			     r->collector_status, PP_STARTED_LINE);
+			goto out;
+		}
+		if (now() > end) {
+			fail(r, "no \"%s\" from fxt-collect in %.0f s",
+			     PP_STARTED_LINE, timeout);
+			goto out;
+		}
+		usleep(20000);
+	}
+
+	/* 3. The oracle's window opens inside the collector's. */
+	err = oracle_start(o);
+	if (err) {
+		fail(r, "oracle_start: %s", strerror(-err));
+		goto out;
+	}
+
+	/* 4, 5. The threads live and die inside both windows. */
+	err = pp_threads(cfg, r);
+	if (err)
+		fail(r, "pthread_create: %s", strerror(-err));
+	pp_wait_exited(o, r);
+
+	/* 6. */
+	oracle_stop(o);
+	for (int c = 0; c < r->nr_cpus; c++) {
+		r->or_switches[c] = oracle_switches(o, c);
+		r->or_wakeups[c] = oracle_wakeups(o, c);
+	}
+	r->or_switches_total = oracle_switches(o, -1);
+	r->or_wakeups_total = oracle_wakeups(o, -1);
+	r->or_all_total = oracle_all_switches(o, -1);
+	r->or_exits = oracle_exits(o, -1);
+	r->or_misses = oracle_misses(o);
+	r->ran = !err && !r->why[0];
+
+	kill(collector, SIGINT);
+	if (!wait_child(collector, timeout, &r->collector_status)) {
+		kill(collector, SIGKILL);
+		waitpid(collector, &r->collector_status, 0);
+		fail(r, "fxt-collect did not exit %.0f s after SIGINT", timeout);
+	}
+	collector = -1;
+
+	/* 7. */
+	{
+		uint64_t tids[2] = { r->tid[0], r->tid[1] };
+
+		err = arc_count(r->archive, tids, 2, &r->arc);
+		if (err)
+			fail(r, "%s: %s", r->archive, strerror(-err));
+		else
+			r->have_archive = true;
+		if (r->have_archive)
+			r->have_lib = !arc_count_libfxt(r->archive, tids, 2,
+							 &r->lib);
+	}
+	if (r->have_archive)
+		r->dump_ran = pp_dump_check(r, timeout);
+out:
+	if (collector > 0)
+		stop_child(collector, 10, &r->collector_status);
+	oracle_close(o);
+	free(extra);
+	return r->ran && r->have_archive;
+}
+
+static uint64_t lib_sum(const uint64_t *v)
+{
+	uint64_t s = 0;
+
+	for (int i = 0; i < ARC_MAX_PROVIDERS; i++)
+		s += v[i];
+	return s;
+}
+
+static void print_status(const char *what, int status)
+{
+	if (WIFEXITED(status))
+		printf("# %s: exit status %d\n", what, WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		printf("# %s: killed by signal %d\n", what, WTERMSIG(status));
+}
+
+void pp_print(const struct pp_result *r)
+{
+	const struct arc_counts *a = &r->arc;
+
+	if (r->why[0])
+		printf("# scenario: %s\n", r->why);
+	if (!r->ran && !r->have_archive)
+		return;
+	printf("# ping-pong: threads %d and %d, %.2f s\n", r->tid[0], r->tid[1],
+	       r->seconds);
+	printf("# oracle: switches %llu, wakeups %llu, all switches %llu, final switches %llu, missed runs %llu\n",
+	       (unsigned long long)r->or_switches_total,
+	       (unsigned long long)r->or_wakeups_total,
+	       (unsigned long long)r->or_all_total,
+	       (unsigned long long)r->or_exits,
+	       (unsigned long long)r->or_misses);
+	for (int c = 0; c < r->nr_cpus; c++)
+		if (r->or_switches[c] || r->or_wakeups[c])
+			printf("# oracle cpu%d: switches %llu, wakeups %llu\n", c,
+			       (unsigned long long)r->or_switches[c],
+			       (unsigned long long)r->or_wakeups[c]);
+	print_status("fxt-collect", r->collector_status);
+	if (!r->have_archive)
+		return;
+	printf("# archive %s: %llu bytes, %llu records, magic %s, providers up to %d%s%s\n",
+	       r->archive, (unsigned long long)a->bytes,
+	       (unsigned long long)a->records, a->magic_ok ? "ok" : "MISSING",
+	       a->max_provider, a->error[0] ? ", error: " : "", a->error);
+	for (int c = 0; c <= a->max_provider; c++) {
+		const struct arc_provider *p = &a->prov[c];
+
+		if (!p->seen)
+			continue;
+		printf("# archive cpu%d: switches %llu (of %llu; refs inline %llu, indexed %llu, unresolved %llu), wakeups %llu, backwards %llu, cpu mismatch %llu, buffer full %llu\n",
+		       c, (unsigned long long)p->switches,
+		       (unsigned long long)p->all_switches,
+		       (unsigned long long)p->inline_refs,
+		       (unsigned long long)p->indexed_refs,
+		       (unsigned long long)p->unresolved,
+		       (unsigned long long)p->wakeups,
+		       (unsigned long long)p->backwards,
+		       (unsigned long long)p->cpu_mismatch,
+		       (unsigned long long)p->buffer_full);
+	}
+	if (a->outside_provider || a->other_sched)
+		printf("# archive: %llu records outside a provider, %llu other scheduling records\n",
+		       (unsigned long long)a->outside_provider,
+		       (unsigned long long)a->other_sched);
+	if (r->have_lib)
+		printf("# libfxt: %llu records, switches %llu, wakeups %llu, %llu diagnostics, %llu unresolved thread refs\n",
+		       (unsigned long long)r->lib.records,
+		       (unsigned long long)lib_sum(r->lib.switches),
+		       (unsigned long long)lib_sum(r->lib.wakeups),
+		       (unsigned long long)r->lib.diags,
+		       (unsigned long long)r->lib.undefined_refs);
+	if (r->dump_ran)
+		print_status("fxt-dump --check", r->dump_status);
+}
