@@ -878,6 +878,7 @@ static void decode_large(struct cur *c, uint64_t h)
 		}
 	}
 	rec->u.lblob.payload = take_stream(c, (size_t)size, "blob payload");
+	c->p = c->end;	/* a size mismatch was reported as BLOB_SIZE */
 }
 
 static void decode(struct fxt_reader *r, struct fxt_record *rec)
@@ -965,6 +966,7 @@ static void decode(struct fxt_reader *r, struct fxt_record *rec)
 			}
 		}
 		rec->u.blob.payload = take_stream(&c, size, "blob payload");
+		c.p = c.end;	/* a size mismatch was reported as BLOB_SIZE */
 		break;
 	}
 	case FXT_REC_USERSPACE_OBJ: {

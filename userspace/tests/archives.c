@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: MIT
+/*
+ * archives.c - the test archives (see archives.h).
+ *
+ * Golden archives are written with the writer API only, the way fxt-collect
+ * and the kernel write them (Documentation/records.rst). Check archives add
+ * one kind of defect each, spelled as raw words built from the encoders of
+ * include/fxt/format.h with the offending bits added by hand.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archives.h"
+
+#define IRQ_PID		0x40000000ull
+#define IRQ_TID(c)	(0x40000001ull + (c))
+#define NS		1000000000ull
+
+/* Raw words: RAW(w, a, b, c) appends three words. */
+#define RAW(w, ...)							\
+	fxt_write_raw((w), (const uint64_t[]){ __VA_ARGS__ },		\
+		      sizeof((const uint64_t[]){ __VA_ARGS__ }))
+
+/* Bytes of a short string packed in one little-endian word. */
+static uint64_t sw(const char *s)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, s, strlen(s) < 8 ? strlen(s) : 8);
+	return v;
+}
+
+static void prelude(struct fxt_writer *w)
+{
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_init(w, NS);
+}
+
+/* ------------------------------------------------------------------ */
+/* Golden archives.                                                     */
+
+/*
+ * Two CPUs as fxt-collect writes them: per-CPU providers, the irq
+ * pseudo-threads, names, switches inline then indexed, wakeups from a task
+ * and from an interrupt, irq and softirq slices, a drop counter.
+ */
+static void build_basic(struct fxt_writer *w)
+{
+	struct fxt_arg a;
+
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_init(w, NS);
+	fxt_write_provider_info(w, 1, "cpu1");
+	fxt_write_init(w, NS);
+
+	/* CPU 0: durable data. */
+	fxt_write_provider_section(w, 0);
+	fxt_write_string(w, 1, "irq", 3);
+	fxt_write_string(w, 2, "softirq", 7);
+	fxt_write_string(w, 3, "eth0", 4);
+	fxt_write_string(w, 4, "NET_RX", 6);
+	fxt_write_string(w, 5, "vector", 6);
+	fxt_write_string(w, 6, "handled", 7);
+	fxt_write_thread(w, 1, IRQ_PID, IRQ_TID(0));
+	fxt_write_process(w, IRQ_PID, "irq");
+	fxt_write_thread_kobj(w, IRQ_TID(0), "irq/cpu0", IRQ_PID);
+	fxt_write_thread_kobj(w, IRQ_TID(1), "irq/cpu1", IRQ_PID);
+	fxt_write_process(w, 100, "bash");
+	fxt_write_thread_kobj(w, 100, "bash", 100);
+	fxt_write_thread_kobj(w, 101, "bash-worker", 100);
+	fxt_write_process(w, 200, "nginx");
+	fxt_write_thread_kobj(w, 200, "nginx", 200);
+
+	/* CPU 0: rolling data. */
+	fxt_write_switch(w, 0, 1000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(100, 100), 20);
+	a = fxt_arg_i32(fxt_str_index(1), 24);
+	fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, 1500, fxt_thread_index(1),
+			fxt_str_index(1), fxt_str_index(3), &a, 1, 0);
+	fxt_write_wakeup(w, 0, 1600, 200, 20, IRQ_TID(0));
+	a = fxt_arg_bool(fxt_str_index(6), true);
+	fxt_write_event(w, FXT_EVENT_DURATION_END, 1800, fxt_thread_index(1),
+			fxt_str_index(1), fxt_str_index(3), &a, 1, 0);
+	a = fxt_arg_u32(fxt_str_index(5), 3);
+	fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, 1900, fxt_thread_index(1),
+			fxt_str_index(2), fxt_str_index(4), &a, 1, 0);
+	fxt_write_event(w, FXT_EVENT_DURATION_END, 2100, fxt_thread_index(1),
+			fxt_str_index(2), fxt_str_index(4), NULL, 0, 0);
+	fxt_write_switch(w, 0, 2500, FXT_THREAD_BLOCKED, fxt_thread_inline(100, 100), 20,
+			 fxt_thread_inline(200, 200), 20);
+	fxt_write_thread(w, 2, 100, 100);
+	fxt_write_thread(w, 3, 200, 200);
+	fxt_write_wakeup(w, 0, 3500, 100, 20, 200);
+	fxt_write_switch(w, 0, 4000, FXT_THREAD_NEW, fxt_thread_index(3), 20,
+			 fxt_thread_index(2), 20);
+	fxt_write_switch(w, 0, 6000, FXT_THREAD_BLOCKED, fxt_thread_index(2), 20,
+			 fxt_thread_index(3), 20);
+	fxt_write_switch(w, 0, 7000, FXT_THREAD_BLOCKED, fxt_thread_index(3), 20,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_provider_event(w, 0, FXT_PROVIDER_EVENT_BUFFER_FULL);
+	fxt_write_counter_u64(w, 7500, IRQ_PID, IRQ_TID(0), "fxt", "dropped", 0,
+			      "records", 3);
+
+	/* CPU 1: its own tables. */
+	fxt_write_provider_section(w, 1);
+	fxt_write_string(w, 1, "irq", 3);
+	fxt_write_string(w, 2, "local_timer", 11);
+	fxt_write_string(w, 3, "vector", 6);
+	fxt_write_thread(w, 1, IRQ_PID, IRQ_TID(1));
+	fxt_write_switch(w, 1, 1200, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(100, 101), 25);
+	a = fxt_arg_i32(fxt_str_index(3), 236);
+	fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, 2000, fxt_thread_index(1),
+			fxt_str_index(1), fxt_str_index(2), &a, 1, 0);
+	fxt_write_event(w, FXT_EVENT_DURATION_END, 2050, fxt_thread_index(1),
+			fxt_str_index(1), fxt_str_index(2), NULL, 0, 0);
+	fxt_write_switch(w, 1, 3000, FXT_THREAD_BLOCKED, fxt_thread_inline(100, 101), 25,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_thread(w, 2, 100, 101);
+	fxt_write_wakeup(w, 1, 5000, 101, 25, 100);
+	fxt_write_switch(w, 1, 5200, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_index(2), 25);
+	/* An interrupt still open when the trace ends, an end without a begin. */
+	fxt_write_event(w, FXT_EVENT_DURATION_END, 5300, fxt_thread_index(1),
+			fxt_str_index(1), fxt_str_index(2), NULL, 0, 0);
+	fxt_write_switch(w, 1, 7000, FXT_THREAD_DEAD, fxt_thread_index(2), 25,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, 7800, fxt_thread_index(1),
+			fxt_str_index(1), fxt_str_index(2), NULL, 0, 0);
+	fxt_write_counter_u64(w, 8000, IRQ_PID, IRQ_TID(1), "fxt", "dropped", 1,
+			      "records", 0);
+}
+
+/* Every record type, event type and argument type, refs inline and indexed. */
+static void build_all_types(struct fxt_writer *w)
+{
+	static const uint8_t payload[13] = "blob payload";
+	struct fxt_arg args[FXT_MAX_ARGS];
+	unsigned int n = 0, t;
+
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 7, "all-types provider");
+	fxt_write_init(w, NS);
+	fxt_write_string(w, 1, "cat", 3);
+	fxt_write_string(w, 2, "name", 4);
+	fxt_write_string(w, 3, "arg", 3);
+	fxt_write_string(w, 4, "", 0);
+	fxt_write_string(w, 0x7fff, "last index", 10);
+	fxt_write_thread(w, 1, 10, 11);
+	fxt_write_thread(w, 255, 10, 12);
+
+	args[n++] = fxt_arg_null(fxt_str("null"));
+	args[n++] = fxt_arg_i32(fxt_str("i32"), -5);
+	args[n++] = fxt_arg_u32(fxt_str("u32"), 0xfffffffeu);
+	args[n++] = fxt_arg_i64(fxt_str("i64"), INT64_MIN);
+	args[n++] = fxt_arg_u64(fxt_str("u64"), UINT64_MAX);
+	args[n++] = fxt_arg_f64(fxt_str("f64"), 3.25);
+	args[n++] = fxt_arg_string(fxt_str("str"), fxt_str("inline \"value\"\n"));
+	args[n++] = fxt_arg_string(fxt_str_index(3), fxt_str_index(2));
+	args[n++] = fxt_arg_ptr(fxt_str("ptr"), 0xdeadbeef);
+	args[n++] = fxt_arg_koid(fxt_str("koid"), 11);
+	args[n++] = fxt_arg_bool(fxt_str("yes"), true);
+	args[n++] = fxt_arg_bool(fxt_str("no"), false);
+	args[n++] = fxt_arg_string(fxt_str("empty"), fxt_str(""));
+	args[n++] = fxt_arg_i32(fxt_str_index(0x7fff), 0);
+	args[n++] = fxt_arg_f64(fxt_str("tiny"), 1e-300);
+
+	fxt_write_process(w, 10, "proc");
+	fxt_write_thread_kobj(w, 11, "main", 10);
+	fxt_write_thread_kobj(w, 12, "helper", 10);
+	fxt_write_kobj(w, 17, 99, fxt_str_index(2), args, 3);	/* ZX_OBJ_TYPE_VCPU */
+
+	for (t = FXT_EVENT_INSTANT; t <= FXT_EVENT_FLOW_END; t++) {
+		uint64_t ts = 1000 + 100 * t;
+
+		fxt_write_event(w, t, ts, fxt_thread_index(1), fxt_str_index(1),
+				fxt_str_index(2), args, t == 0 ? FXT_MAX_ARGS : t % 3,
+				t == FXT_EVENT_DURATION_COMPLETE ? ts + 50 : 0x1234 + t);
+		fxt_write_event(w, t, ts + 10, fxt_thread_inline(10, 12), fxt_str("inline cat"),
+				fxt_str("inline name"), args + t, 1,
+				t == FXT_EVENT_DURATION_COMPLETE ? ts + 20 : 0x1234 + t);
+	}
+	fxt_write_blob(w, fxt_str("blob"), 1, payload, sizeof(payload));
+	fxt_write_blob(w, fxt_str_index(2), 2, payload, 8);
+	fxt_write_uobj(w, 0x1000, fxt_thread_index(1), fxt_str("object"), args + 1, 2);
+	fxt_write_uobj(w, 0x2000, fxt_thread_inline(10, 0), fxt_str_index(2), NULL, 0);
+	fxt_write_switch(w, 3, 3000, FXT_THREAD_NEW, fxt_thread_index(1), 20,
+			 fxt_thread_inline(10, 12), 30);
+	fxt_write_switch(w, 3, 3100, FXT_THREAD_SUSPENDED, fxt_thread_inline(10, 12), 30,
+			 fxt_thread_index(255), 1);
+	fxt_write_switch(w, 3, 3200, FXT_THREAD_DYING, fxt_thread_index(255), 1,
+			 fxt_thread_index(1), 140);
+	args[0] = fxt_arg_i32(fxt_str("outgoing_weight"), 20);
+	args[1] = fxt_arg_i32(fxt_str("incoming_weight"), 40);
+	fxt_write_switch_v2(w, 300, 3300, FXT_THREAD_DEAD, 11, 12, args, 2);
+	fxt_write_wakeup(w, 300, 3400, 11, 20, 12);
+	fxt_write_log(w, 3500, fxt_thread_index(1), "log message", 11);
+	fxt_write_log(w, 3600, fxt_thread_inline(10, 11), "", 0);
+	args[0] = fxt_arg_u64(fxt_str("size"), 4);
+	fxt_write_large_blob(w, FXT_LARGE_BLOB_WITH_METADATA, fxt_str_index(1),
+			     fxt_str("large"), 3700, fxt_thread_index(255), args, 1,
+			     payload, sizeof(payload));
+	fxt_write_large_blob(w, FXT_LARGE_BLOB_NO_METADATA, fxt_str("c"),
+			     fxt_str_index(2), 0, fxt_thread_index(0), NULL, 0, payload, 4);
+	fxt_write_provider_section(w, 7);
+	fxt_write_provider_event(w, 7, FXT_PROVIDER_EVENT_BUFFER_FULL);
+}
+
+/* A provider counting microseconds: conversion of ticks to nanoseconds. */
+static void build_ticks(struct fxt_writer *w)
+{
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_init(w, 1000000);		/* 1 tick = 1 us */
+	fxt_write_process(w, 5, "app");
+	fxt_write_thread_kobj(w, 5, "app", 5);
+	fxt_write_thread_kobj(w, 6, "app-io", 5);
+	fxt_write_switch(w, 0, 10, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(5, 5), 20);
+	fxt_write_switch(w, 0, 15, FXT_THREAD_NEW, fxt_thread_inline(5, 5), 20,
+			 fxt_thread_inline(5, 6), 20);
+	fxt_write_switch(w, 0, 25, FXT_THREAD_NEW, fxt_thread_inline(5, 6), 20,
+			 fxt_thread_inline(5, 5), 20);
+	fxt_write_switch(w, 0, 1000000, FXT_THREAD_BLOCKED, fxt_thread_inline(5, 5), 20,
+			 fxt_thread_inline(0, 0), 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Check archives: one kind of defect each.                             */
+
+static void build_no_magic(struct fxt_writer *w)
+{
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_init(w, NS);
+}
+
+static void build_big_endian(struct fxt_writer *w)
+{
+	RAW(w, __builtin_bswap64(FXT_MAGIC_RECORD));
+	fxt_write_provider_info(w, 0, "cpu0");
+}
+
+static void build_bad_magic(struct fxt_writer *w)
+{
+	uint64_t ti = fxt_record_header(FXT_REC_METADATA, 1) |
+		      FXT_F(FXT_META_TRACE_INFO, 16, 19) | FXT_F(FXT_TRACE_INFO_MAGIC, 20, 23);
+
+	prelude(w);
+	RAW(w, ti | FXT_F(0x12345678, 24, 55));		/* wrong number */
+	RAW(w, FXT_MAGIC_RECORD | FXT_F(1, 56, 63));	/* bits [56..63] */
+	RAW(w, (FXT_MAGIC_RECORD & ~FXT_F(0xfff, 4, 15)) | FXT_F(2, 4, 15), 0);
+}
+
+static void build_size_zero(struct fxt_writer *w)
+{
+	prelude(w);
+	RAW(w, fxt_record_header(FXT_REC_STRING, 0) | FXT_F(1, 16, 30));
+	fxt_write_string(w, 1, "never read", 10);
+}
+
+static void build_truncated(struct fxt_writer *w)
+{
+	prelude(w);
+	fxt_write_string(w, 1, "whole", 5);
+	RAW(w, fxt_string_header(2, 20), sw("only"));	/* 4 words said, 2 here */
+}
+
+static void build_size_mismatch(struct fxt_writer *w)
+{
+	prelude(w);
+	RAW(w, fxt_record_header(FXT_REC_INIT, 3), NS, 0);		/* extra word */
+	RAW(w, fxt_record_header(FXT_REC_THREAD, 2) | FXT_F(1, 16, 23), 1);	/* short */
+	RAW(w, fxt_provider_info_header(1, 4) | FXT_F(3, 4, 15), sw("cpu1"), 0);
+}
+
+static void build_reserved_bits(struct fxt_writer *w)
+{
+	prelude(w);
+	RAW(w, fxt_string_header(1, 3) | FXT_F(1, 47, 47), sw("abc"));
+	RAW(w, fxt_init_header() | FXT_F(1, 20, 20), NS);
+	RAW(w, fxt_thread_header(1) | FXT_F(5, 24, 31), 1, 2);
+	RAW(w, fxt_provider_section_header(0) | FXT_F(1, 60, 60));
+	RAW(w, fxt_wakeup_header(3, 0, 0) | FXT_F(1, 40, 40), 10, 1);
+	RAW(w, fxt_kobj_header(3, FXT_OBJ_PROCESS, fxt_inline_string_ref(1), 0) |
+	       FXT_F(1, 50, 50), 9, sw("p"));
+}
+
+static void build_unknown_record(struct fxt_writer *w)
+{
+	prelude(w);
+	RAW(w, fxt_record_header(11, 2), 42);
+	RAW(w, fxt_record_header(14, 1));
+}
+
+static void build_unknown_subtype(struct fxt_writer *w)
+{
+	prelude(w);
+	RAW(w, fxt_record_header(FXT_REC_METADATA, 1) | FXT_F(7, 16, 19));
+	RAW(w, fxt_record_header(FXT_REC_METADATA, 1) | FXT_F(FXT_META_TRACE_INFO, 16, 19) |
+	       FXT_F(3, 20, 23));
+	RAW(w, fxt_provider_event_header(0, 5));
+	RAW(w, fxt_event_header(2, 12, 0, 0, 0, 0), 100);
+	RAW(w, fxt_record_header(FXT_REC_SCHED, 2) | FXT_F(5, 60, 63), 100);
+	RAW(w, fxt_large_record_header(2, 3), 0);
+	RAW(w, fxt_large_blob_header(2, 4), 0);
+}
+
+static void build_provider_unknown(struct fxt_writer *w)
+{
+	fxt_write_magic(w);
+	fxt_write_string(w, 1, "before any provider", 19);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_provider_section(w, 9);
+	fxt_write_switch(w, 0, 10, 0, fxt_thread_inline(0, 0), 0, fxt_thread_inline(1, 1), 20);
+	fxt_write_provider_section(w, 0);
+	fxt_write_provider_event(w, 5, FXT_PROVIDER_EVENT_BUFFER_FULL);
+}
+
+static void build_init_zero(struct fxt_writer *w)
+{
+	prelude(w);
+	fxt_write_init(w, 0);
+}
+
+static void build_string_index_0(struct fxt_writer *w)
+{
+	prelude(w);
+	RAW(w, fxt_string_header(0, 3), sw("abc"));
+}
+
+static void build_thread_index_0(struct fxt_writer *w)
+{
+	prelude(w);
+	RAW(w, fxt_thread_header(0), 1, 2);
+}
+
+static void build_string_undefined(struct fxt_writer *w)
+{
+	prelude(w);
+	fxt_write_provider_info(w, 1, "cpu1");
+	fxt_write_string(w, 5, "irq", 3);
+	fxt_write_provider_section(w, 0);
+	/* Index 5 belongs to provider 1 only; 77 to nobody. */
+	fxt_write_event(w, FXT_EVENT_INSTANT, 10, fxt_thread_inline(1, 2), fxt_str_index(5),
+			fxt_str_index(77), NULL, 0, 0);
+}
+
+static void build_thread_undefined(struct fxt_writer *w)
+{
+	prelude(w);
+	fxt_write_provider_info(w, 1, "cpu1");
+	fxt_write_thread(w, 9, 1, 1);
+	fxt_write_provider_section(w, 0);
+	fxt_write_switch(w, 0, 10, FXT_THREAD_NEW, fxt_thread_index(9), 20,
+			 fxt_thread_index(10), 20);
+}
+
+static void build_string_too_long(struct fxt_writer *w)
+{
+	size_t len = FXT_STRING_MAX_LEN + 1, words = 1 + FXT_WORDS(len);
+	uint64_t *rec = calloc(words, 8);
+
+	prelude(w);
+	if (!rec)
+		return;
+	rec[0] = fxt_string_header(2, (uint32_t)len);
+	memset(rec + 1, 'a', len);
+	fxt_write_raw(w, rec, words * 8);
+	free(rec);
+}
+
+static void build_padding(struct fxt_writer *w)
+{
+	prelude(w);
+	RAW(w, fxt_string_header(1, 3), sw("abcxyz"));
+}
+
+static void build_arg_size(struct fxt_writer *w)
+{
+	prelude(w);
+	/* int64 without its value word, then int32 with an extra word. */
+	RAW(w, fxt_event_header(7, FXT_EVENT_INSTANT, 2, 0, 0, 0), 10, 1, 2,
+	    fxt_arg_header(FXT_ARG_INT64, 1, 0, 0),
+	    fxt_arg_header(FXT_ARG_INT32, 2, 0, 5), 0);
+	/* size 0 */
+	RAW(w, fxt_event_header(5, FXT_EVENT_INSTANT, 1, 0, 0, 0), 20, 1, 2,
+	    fxt_arg_header(FXT_ARG_INT32, 0, 0, 5));
+}
+
+static void build_arg_overflow(struct fxt_writer *w)
+{
+	prelude(w);
+	RAW(w, fxt_event_header(5, FXT_EVENT_INSTANT, 2, 0, 0, 0), 10, 1, 2,
+	    fxt_arg_header(FXT_ARG_INT32, 1, 0, 5));
+	RAW(w, fxt_event_header(5, FXT_EVENT_INSTANT, 1, 0, 0, 0), 20, 1, 2,
+	    fxt_arg_header(FXT_ARG_UINT64, 5, 0, 0));
+}
+
+static void build_arg_unknown(struct fxt_writer *w)
+{
+	prelude(w);
+	RAW(w, fxt_event_header(6, FXT_EVENT_INSTANT, 1, 0, 0, 0), 10, 1, 2,
+	    fxt_arg_header(12, 2, 0, 0), 99);
+}
+
+static void build_arg_reserved(struct fxt_writer *w)
+{
+	prelude(w);
+	RAW(w, fxt_event_header(7, FXT_EVENT_INSTANT, 2, 0, 0, 0), 10, 1, 2,
+	    fxt_arg_header(FXT_ARG_INT64, 2, 0, 1), 7,
+	    fxt_arg_header(FXT_ARG_BOOL, 1, 0, 2));
+	RAW(w, fxt_event_header(5, FXT_EVENT_INSTANT, 1, 0, 0, 0), 20, 1, 2,
+	    fxt_arg_header(FXT_ARG_STRING, 1, 0, 0x10000));
+}
+
+static void build_kobj_no_process(struct fxt_writer *w)
+{
+	struct fxt_arg a = fxt_arg_u64(fxt_str("process"), 5);
+
+	prelude(w);
+	fxt_write_kobj(w, FXT_OBJ_THREAD, 6, fxt_str("no-args"), NULL, 0);
+	fxt_write_kobj(w, FXT_OBJ_THREAD, 7, fxt_str("wrong-type"), &a, 1);
+}
+
+static void build_kobj_name(struct fxt_writer *w)
+{
+	prelude(w);
+	fxt_write_kobj(w, FXT_OBJ_PROCESS, 5, fxt_str(""), NULL, 0);
+}
+
+static void build_switch_state(struct fxt_writer *w)
+{
+	prelude(w);
+	fxt_write_switch(w, 0, 10, FXT_THREAD_RUNNING, fxt_thread_inline(1, 1), 20,
+			 fxt_thread_inline(2, 2), 20);
+	fxt_write_switch(w, 0, 20, 7, fxt_thread_inline(2, 2), 20,
+			 fxt_thread_inline(1, 1), 20);
+}
+
+static void build_sched_args(struct fxt_writer *w)
+{
+	struct fxt_arg a[2];
+
+	prelude(w);
+	a[0] = fxt_arg_u32(fxt_str("weight"), 20);
+	a[1] = fxt_arg_koid(fxt_str("waker"), 1);
+	fxt_write_wakeup_args(w, 0, 10, 2, a, 2);
+	a[0] = fxt_arg_i32(fxt_str("weight"), 20);
+	a[1] = fxt_arg_u64(fxt_str("waker"), 1);
+	fxt_write_wakeup_args(w, 0, 20, 2, a, 2);
+	a[0] = fxt_arg_i64(fxt_str("outgoing_weight"), 20);
+	fxt_write_switch_v2(w, 0, 30, FXT_THREAD_NEW, 1, 2, a, 1);
+}
+
+static void build_time_backwards(struct fxt_writer *w)
+{
+	prelude(w);
+	fxt_write_provider_info(w, 1, "cpu1");
+	fxt_write_init(w, NS);
+	fxt_write_provider_section(w, 0);
+	fxt_write_switch(w, 0, 100, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(1, 1), 20);
+	fxt_write_provider_section(w, 1);
+	fxt_write_switch(w, 1, 10, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(2, 2), 20);	/* another provider: fine */
+	fxt_write_provider_section(w, 0);
+	fxt_write_wakeup(w, 0, 50, 3, 20, 1);
+}
+
+static void build_duration_end(struct fxt_writer *w)
+{
+	prelude(w);
+	fxt_write_event(w, FXT_EVENT_DURATION_COMPLETE, 100, fxt_thread_inline(1, 1),
+			fxt_str("c"), fxt_str("n"), NULL, 0, 50);
+}
+
+static void build_blob_size(struct fxt_writer *w)
+{
+	prelude(w);
+	RAW(w, fxt_blob_header(2, 0, 100, 1), 0);			/* 100 bytes in 1 word */
+	RAW(w, fxt_large_blob_header(5, FXT_LARGE_BLOB_NO_METADATA),
+	    fxt_large_blob_format_word(0, 0, 0, 0), 3, 0, 0);		/* 3 bytes in 2 words */
+	RAW(w, fxt_large_blob_header(3, FXT_LARGE_BLOB_NO_METADATA),
+	    fxt_large_blob_format_word(0, 0, 0, 0), 1000);		/* 1000 in 0 */
+}
+
+static void build_memory_limit(struct fxt_writer *w)
+{
+	char s[1000];
+	unsigned int i;
+
+	memset(s, 's', sizeof(s));
+	prelude(w);
+	for (i = 1; i <= 300; i++)
+		fxt_write_string(w, (uint16_t)i, s, sizeof(s));
+}
+
+static void build_too_large(struct fxt_writer *w)
+{
+	size_t size = 80 << 10;
+	uint8_t *p = calloc(1, size);
+
+	prelude(w);
+	if (p)
+		fxt_write_large_blob(w, FXT_LARGE_BLOB_NO_METADATA, fxt_str("c"), fxt_str("n"),
+				     0, fxt_thread_index(0), NULL, 0, p, size);
+	free(p);
+	fxt_write_string(w, 1, "after", 5);
+}
+
+#define GOLDEN(n, fn, desc) { n, T_GOLDEN, fn, 0, { 0 }, 0, 0, desc }
+#define CHECK(n, fn, desc, ...)						\
+	{ n, T_CHECK, fn,						\
+	  sizeof((enum fxt_diag_id[]){ __VA_ARGS__ }) / sizeof(enum fxt_diag_id), \
+	  { __VA_ARGS__ }, 0, 0, desc }
+
+const struct tcase tcases[] = {
+	GOLDEN("basic", build_basic,
+	       "two CPUs as fxt-collect writes them: switches, wakeups, irqs, drops"),
+	GOLDEN("all-types", build_all_types,
+	       "every record, event and argument type"),
+	GOLDEN("ticks", build_ticks, "1 tick = 1 microsecond"),
+
+	CHECK("no-magic", build_no_magic, "no magic number record", FXT_D_NO_MAGIC),
+	CHECK("big-endian", build_big_endian, "byte-swapped magic", FXT_D_BIG_ENDIAN),
+	CHECK("bad-magic", build_bad_magic, "malformed magic records", FXT_D_BAD_MAGIC_RECORD),
+	CHECK("size-zero", build_size_zero, "a record of size 0", FXT_D_SIZE_ZERO),
+	CHECK("truncated", build_truncated, "the last record cut short", FXT_D_TRUNCATED),
+	CHECK("size-mismatch", build_size_mismatch, "sizes not matching content",
+	      FXT_D_SIZE_MISMATCH),
+	CHECK("reserved-bits", build_reserved_bits, "reserved bits set",
+	      FXT_D_RESERVED_BITS),
+	CHECK("unknown-record", build_unknown_record, "record types 11 and 14",
+	      FXT_D_UNKNOWN_RECORD),
+	CHECK("unknown-subtype", build_unknown_subtype, "undefined subtypes",
+	      FXT_D_UNKNOWN_SUBTYPE),
+	CHECK("provider-unknown", build_provider_unknown, "unannounced providers",
+	      FXT_D_PROVIDER_UNKNOWN),
+	CHECK("init-zero", build_init_zero, "0 ticks per second", FXT_D_INIT_ZERO),
+	CHECK("string-index-0", build_string_index_0, "string index 0",
+	      FXT_D_STRING_INDEX_0),
+	CHECK("thread-index-0", build_thread_index_0, "thread index 0",
+	      FXT_D_THREAD_INDEX_0),
+	CHECK("string-undefined", build_string_undefined,
+	      "string refs undefined in the current provider", FXT_D_STRING_UNDEFINED),
+	CHECK("thread-undefined", build_thread_undefined,
+	      "thread refs undefined in the current provider", FXT_D_THREAD_UNDEFINED),
+	CHECK("string-too-long", build_string_too_long, "a 32001-byte string",
+	      FXT_D_STRING_TOO_LONG),
+	CHECK("padding", build_padding, "garbage in stream padding", FXT_D_PADDING),
+	CHECK("arg-size", build_arg_size, "argument sizes not matching types",
+	      FXT_D_ARG_SIZE),
+	CHECK("arg-overflow", build_arg_overflow, "arguments past the record end",
+	      FXT_D_ARG_OVERFLOW),
+	CHECK("arg-unknown", build_arg_unknown, "argument type 12", FXT_D_ARG_UNKNOWN),
+	CHECK("arg-reserved", build_arg_reserved, "argument reserved bits",
+	      FXT_D_ARG_RESERVED),
+	CHECK("kobj-no-process", build_kobj_no_process,
+	      "thread objects without a koid \"process\"", FXT_D_KOBJ_NO_PROCESS),
+	CHECK("kobj-name", build_kobj_name, "a kernel object without a name",
+	      FXT_D_KOBJ_NAME),
+	CHECK("switch-state", build_switch_state, "outgoing state running and 7",
+	      FXT_D_SWITCH_STATE),
+	CHECK("sched-args", build_sched_args, "wakeup/switch arguments of the wrong type",
+	      FXT_D_SCHED_ARGS),
+	CHECK("time-backwards", build_time_backwards, "time going back in one provider",
+	      FXT_D_TIME_BACKWARDS),
+	CHECK("duration-end", build_duration_end, "a complete event ending before it begins",
+	      FXT_D_DURATION_END),
+	CHECK("blob-size", build_blob_size, "blob sizes not matching the record",
+	      FXT_D_BLOB_SIZE),
+	{ "memory-limit", T_CHECK, build_memory_limit, 1, { FXT_D_MEMORY_LIMIT }, 0,
+	  64 << 10, "300 KB of strings read with a 64 KiB memory limit" },
+	{ "too-large", T_CHECK, build_too_large, 1, { FXT_D_TOO_LARGE }, 64 << 10, 0,
+	  "an 80 KiB record read with a 64 KiB buffer" },
+};
+
+const unsigned int ntcases = sizeof(tcases) / sizeof(tcases[0]);
+
+const struct tcase *tcase_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ntcases; i++)
+		if (!strcmp(tcases[i].name, name))
+			return &tcases[i];
+	return NULL;
+}
+
+int tcase_write(const struct tcase *t, int fd)
+{
+	struct fxt_writer w;
+	int err = fxt_writer_init(&w, fd);
+
+	if (err)
+		return err;
+	t->build(&w);
+	err = fxt_writer_flush(&w);
+	fxt_writer_destroy(&w);
+	return err;
+}

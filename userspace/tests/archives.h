@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * archives.h - the test archives, built with the writer (and raw words for
+ * the defective ones). Golden archives are checked against the committed
+ * outputs in tests/golden/; check archives each carry a defect and list the
+ * exact set of diagnostics fxt-dump --check must report for them.
+ */
+#ifndef FXT_TESTS_ARCHIVES_H
+#define FXT_TESTS_ARCHIVES_H
+
+#include "libfxt.h"
+
+enum tcase_kind {
+	T_GOLDEN,	/* well-formed: compared with tests/golden/<name>.* */
+	T_CHECK,	/* defective: exact diagnostics expected */
+};
+
+#define TCASE_MAX_EXPECT 6
+
+struct tcase {
+	const char *name;
+	enum tcase_kind kind;
+	void (*build)(struct fxt_writer *w);
+	unsigned int nexpect;
+	enum fxt_diag_id expect[TCASE_MAX_EXPECT];
+	size_t bufsize;		/* reader buffer size, 0: default (unit tests only) */
+	size_t memlimit;	/* reader memory limit, 0: default (unit tests only) */
+	const char *what;	/* one line: what the archive contains */
+};
+
+extern const struct tcase tcases[];
+extern const unsigned int ntcases;
+
+const struct tcase *tcase_find(const char *name);
+/* Build a case into fd; 0 or -errno. */
+int tcase_write(const struct tcase *t, int fd);
+
+#endif /* FXT_TESTS_ARCHIVES_H */

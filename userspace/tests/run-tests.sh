@@ -1,0 +1,161 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# run-tests.sh BUILD_DIR [--regenerate]
+#
+# The host test suite, run by `make test` on binaries built with ASan and
+# UBSan in BUILD_DIR:
+#   1. unit-tests (library: writer, reader, round trips, every diagnostic,
+#      truncation, formatting, histograms);
+#   2. golden archives: fxt-dump, --check, --json, fxt-report and --csv
+#      output compared with tests/golden/, JSON validated by check-json.py;
+#   3. defective archives: fxt-dump --check fails with "offset 0x..." lines,
+#      and no tool crashes on them;
+#   4. committed inputs (tests/inputs/, fuzzer finds): no tool crashes;
+#   5. a truncated archive: one warning, everything before it kept;
+#   6. --help and usage errors.
+# Prints "N passed, M failed" last; exits 1 if anything failed.
+# --regenerate rewrites tests/golden/ from the current binaries instead.
+set -u
+B=$1
+REGEN=${2:-}
+T=$(cd "$(dirname "$0")" && pwd)
+G=$T/golden
+PY=${PYTHON:-python3}
+export ASAN_OPTIONS=exitcode=86:detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=halt_on_error=1:exitcode=86:print_stacktrace=1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+B=$(cd "$B" && pwd)
+have_report=0
+[ -x "$B/fxt-report" ] && have_report=1
+
+# A tool run that must not crash: exit 0, 1 or (usage) 2, never a sanitizer
+# report (86) or a signal.
+sane() {
+	rc=$1; shift
+	if [ "$rc" -gt 2 ]; then bad "$* exited $rc"; else ok; fi
+}
+
+# 1. Unit tests.
+"$B/unit-tests" >"$tmp/unit.out" 2>"$tmp/unit.err"
+rc=$?
+cat "$tmp/unit.err" >&2
+line=$(tail -n 1 "$tmp/unit.out")
+up=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+uf=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -z "$up" ] || [ "$rc" -gt 1 ]; then
+	bad "unit-tests crashed (exit $rc)"
+else
+	pass=$((pass + up))
+	fail=$((fail + uf))
+fi
+
+# 2. Golden archives.
+compare() {	# name ext file
+	if [ "$REGEN" = --regenerate ]; then
+		cp "$3" "$G/$1.$2"
+		ok
+	elif cmp -s "$3" "$G/$1.$2"; then
+		ok
+	else
+		bad "golden $1.$2 differs:"
+		diff -u "$G/$1.$2" "$3" | head -n 40 >&2
+	fi
+}
+"$B/mkarchive" --list >"$tmp/list"
+cd "$tmp" || exit 1
+for name in $(awk '$2 == "golden" { print $1 }' "$tmp/list"); do
+	"$B/mkarchive" "$name" "$name.fxt" || { bad "mkarchive $name"; continue; }
+	"$B/fxt-dump" "$name.fxt" >"$name.dump" 2>"$name.err"
+	rc=$?
+	if [ $rc -eq 0 ] && [ ! -s "$name.err" ]; then compare "$name" dump "$name.dump"; else bad "fxt-dump $name: $rc $(cat "$name.err")"; fi
+	"$B/fxt-dump" --check "$name.fxt" >"$name.check" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then compare "$name" check "$name.check"; else bad "fxt-dump --check $name: $rc"; cat "$name.check" >&2; fi
+	"$B/fxt-dump" --json "$name.fxt" >"$name.json" 2>"$name.err"
+	rc=$?
+	if [ $rc -eq 0 ] && [ ! -s "$name.err" ]; then compare "$name" json "$name.json"; else bad "fxt-dump --json $name: $rc"; fi
+	if "$PY" "$T/check-json.py" "$name.json" >&2; then ok; else bad "check-json $name"; fi
+	if [ $have_report = 1 ]; then
+		"$B/fxt-report" "$name.fxt" >"$name.report" 2>"$name.err"
+		rc=$?
+		if [ $rc -eq 0 ] && [ ! -s "$name.err" ]; then compare "$name" report "$name.report"; else bad "fxt-report $name: $rc $(cat "$name.err")"; fi
+		"$B/fxt-report" --csv "$name.fxt" >"$name.csv" 2>"$name.err"
+		rc=$?
+		if [ $rc -eq 0 ]; then compare "$name" csv "$name.csv"; else bad "fxt-report --csv $name: $rc"; fi
+	fi
+done
+
+# 3. Defective archives.
+for name in $(awk '$2 == "check" && $3 == "cli" { print $1 }' "$tmp/list"); do
+	"$B/mkarchive" "$name" "$name.fxt" || { bad "mkarchive $name"; continue; }
+	"$B/fxt-dump" --check "$name.fxt" >"$name.check" 2>&1
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q '^offset 0x[0-9a-f]*: ' "$name.check" &&
+	   tail -n 1 "$name.check" | grep -q 'FAILED$'; then
+		ok
+	else
+		bad "fxt-dump --check $name: exit $rc"
+		cat "$name.check" >&2
+	fi
+	"$B/fxt-dump" "$name.fxt" >/dev/null 2>&1; sane $? "fxt-dump $name"
+	"$B/fxt-dump" --json "$name.fxt" >"$name.json" 2>/dev/null; sane $? "fxt-dump --json $name"
+	if "$PY" "$T/check-json.py" "$name.json" >&2; then ok; else bad "check-json $name"; fi
+	if [ $have_report = 1 ]; then
+		"$B/fxt-report" "$name.fxt" >/dev/null 2>&1; sane $? "fxt-report $name"
+	fi
+done
+
+# 4. Committed inputs: whatever they hold, nothing crashes.
+for f in "$T"/inputs/*; do
+	[ -f "$f" ] || continue
+	n=$(basename "$f")
+	"$B/fxt-dump" "$f" >/dev/null 2>&1; sane $? "fxt-dump $n"
+	"$B/fxt-dump" --check "$f" >/dev/null 2>&1; sane $? "fxt-dump --check $n"
+	"$B/fxt-dump" --json "$f" >"$tmp/in.json" 2>/dev/null; sane $? "fxt-dump --json $n"
+	if "$PY" "$T/check-json.py" "$tmp/in.json" >&2; then ok; else bad "check-json $n"; fi
+	if [ $have_report = 1 ]; then
+		"$B/fxt-report" "$f" >/dev/null 2>&1; sane $? "fxt-report $n"
+	fi
+done
+
+# 5. A truncated archive: one clear warning, every whole record kept.
+"$B/mkarchive" basic full.fxt
+size=$(wc -c <full.fxt)
+head -c $((size - 3)) full.fxt >cut.fxt
+"$B/fxt-dump" cut.fxt >cut.dump 2>cut.err
+rc=$?
+n=$(grep -c 'truncated record at offset 0x[0-9a-f]*: ' cut.err)
+"$B/fxt-dump" full.fxt | sed '$d' >full-but-last.dump
+if [ $rc -eq 0 ] && [ "$n" = 1 ] && [ "$(wc -l <cut.err)" = 1 ] && cmp -s cut.dump full-but-last.dump; then
+	ok
+else
+	bad "truncated archive: exit $rc, $n warnings"
+	cat cut.err >&2
+fi
+for tool in "fxt-dump --json" "fxt-dump --check" fxt-report; do
+	[ "$tool" = fxt-report ] && [ $have_report = 0 ] && continue
+	# shellcheck disable=SC2086
+	"$B"/$tool cut.fxt >/dev/null 2>cut.err
+	if [ "$(grep -c 'truncated record at offset' cut.err)" -le 1 ]; then ok; else bad "$tool: truncation warning"; fi
+done
+
+# 6. --help tells how to use the tool; bad usage exits 2.
+for tool in fxt-dump fxt-report; do
+	[ -x "$B/$tool" ] || continue
+	if "$B/$tool" --help | head -n 1 | grep -q "^Usage: $tool"; then ok; else bad "$tool --help"; fi
+	"$B/$tool" --no-such-option >/dev/null 2>&1
+	if [ $? -eq 2 ]; then ok; else bad "$tool: bad option does not exit 2"; fi
+	"$B/$tool" >/dev/null 2>&1
+	if [ $? -eq 2 ]; then ok; else bad "$tool: no FILE does not exit 2"; fi
+	"$B/$tool" /nonexistent/file >/dev/null 2>&1
+	if [ $? -eq 1 ]; then ok; else bad "$tool: missing file does not exit 1"; fi
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

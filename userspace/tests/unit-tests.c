@@ -1,0 +1,714 @@
+// SPDX-License-Identifier: MIT
+/*
+ * unit-tests - host unit tests of libfxt (run under ASan and UBSan).
+ *
+ * Each TEST() is one test; it passes when none of its EXPECT()s failed.
+ * The last line is "N passed, M failed" (tests/run-tests.sh adds it up).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "archives.h"
+#include "hist.h"
+#include "libfxt.h"
+#include "outbuf.h"
+
+static unsigned int passed, failed, expect_failures;
+static const char *current;
+
+#define EXPECT(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			expect_failures++;				\
+			fprintf(stderr, "FAIL %s: %s:%d: %s\n", current,	\
+				__FILE__, __LINE__, #cond);		\
+		}							\
+	} while (0)
+
+#define EXPECT_EQ_U(a, b)						\
+	do {								\
+		unsigned long long _a = (a), _b = (b);			\
+		if (_a != _b) {						\
+			expect_failures++;				\
+			fprintf(stderr, "FAIL %s: %s:%d: %s == %llu, expected %llu\n", \
+				current, __FILE__, __LINE__, #a, _a, _b);	\
+		}							\
+	} while (0)
+
+static void run(const char *name, void (*fn)(void))
+{
+	unsigned int before = expect_failures;
+
+	current = name;
+	fn();
+	if (expect_failures == before) {
+		passed++;
+	} else {
+		failed++;
+		fprintf(stderr, "FAILED: %s\n", name);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Helpers.                                                             */
+
+struct blob {
+	unsigned char *data;
+	size_t len;
+};
+
+/* Run build into a memory file and return its bytes. */
+static struct blob build(void (*fn)(struct fxt_writer *w))
+{
+	struct blob b = { NULL, 0 };
+	struct fxt_writer w;
+	int fd = memfd_create("fxt-test", 0);
+	struct stat st;
+
+	if (fd < 0 || fxt_writer_init(&w, fd))
+		return b;
+	fn(&w);
+	EXPECT(fxt_writer_flush(&w) == 0);
+	fxt_writer_destroy(&w);
+	if (fstat(fd, &st) == 0 && st.st_size > 0) {
+		b.len = (size_t)st.st_size;
+		b.data = malloc(b.len);
+		if (b.data && pread(fd, b.data, b.len, 0) != (ssize_t)b.len) {
+			free(b.data);
+			b.data = NULL;
+			b.len = 0;
+		}
+	}
+	close(fd);
+	return b;
+}
+
+static struct blob build_case(const struct tcase *t)
+{
+	return build(t->build);
+}
+
+struct diags {
+	uint64_t count[FXT_D_COUNT];
+	uint64_t total;
+	uint64_t last_offset;
+	char last[512];
+};
+
+static uint64_t seen_ids[FXT_D_COUNT];	/* every id reported in any test */
+
+static int collect(void *ctx, uint64_t offset, enum fxt_diag_id id, const char *msg)
+{
+	struct diags *d = ctx;
+
+	d->count[id]++;
+	d->total++;
+	d->last_offset = offset;
+	snprintf(d->last, sizeof(d->last), "%s", msg);
+	seen_ids[id]++;
+	return 0;
+}
+
+static struct fxt_reader *open_blob(struct blob b, struct diags *d)
+{
+	struct fxt_reader *r = fxt_reader_open_mem(b.data, b.len);
+
+	if (r && d) {
+		memset(d, 0, sizeof(*d));
+		fxt_reader_set_diag(r, collect, d);
+	}
+	return r;
+}
+
+/* Read everything; returns records read and the last return value. */
+static uint64_t read_all(struct fxt_reader *r, int *last)
+{
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	uint64_t n = 0;
+	int rc;
+
+	while ((rc = fxt_reader_next(r, rec)) > 0)
+		n++;
+	*last = rc;
+	free(rec);
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writer.                                                              */
+
+static void magic_bytes(struct fxt_writer *w)
+{
+	fxt_write_magic(w);
+}
+
+static void test_writer_magic(void)
+{
+	static const unsigned char want[8] = { 0x10, 0x00, 0x04, 0x46, 0x78, 0x54, 0x16, 0x00 };
+	struct blob b = build(magic_bytes);
+
+	EXPECT(b.len == 8 && !memcmp(b.data, want, 8));
+	free(b.data);
+}
+
+static void test_writer_invalid_args(void)
+{
+	struct fxt_writer w;
+	char big[FXT_STRING_MAX_LEN + 2];
+	int fd = memfd_create("fxt-test", 0);
+	uint64_t word = 0;
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	EXPECT(fxt_writer_init(&w, fd) == 0);
+	EXPECT(fxt_write_string(&w, 0, "a", 1) == -EINVAL);
+	EXPECT(fxt_write_string(&w, 1, big, sizeof(big) - 1) == -EINVAL);
+	EXPECT(fxt_write_thread(&w, 0, 1, 2) == -EINVAL);
+	EXPECT(fxt_write_raw(&w, &word, 5) == -EINVAL);
+	EXPECT(fxt_write_switch(&w, 256, 0, 0, fxt_thread_index(1), 0,
+				fxt_thread_index(2), 0) == -EINVAL);
+	EXPECT(fxt_write_event(&w, 11, 0, fxt_thread_index(1), fxt_str(""), fxt_str(""),
+			       NULL, 0, 0) == -EINVAL);
+	EXPECT(fxt_write_provider_event(&w, 1, 16) == -EINVAL);
+	/* Not sticky, nothing written. */
+	EXPECT(fxt_writer_error(&w) == 0);
+	EXPECT_EQ_U(fxt_writer_bytes(&w), 0);
+	EXPECT(fxt_write_magic(&w) == 0);
+	EXPECT_EQ_U(fxt_writer_bytes(&w), 8);
+	/* A record over 4095 words. */
+	{
+		struct fxt_arg a[FXT_MAX_ARGS];
+		unsigned int i;
+
+		for (i = 0; i < FXT_MAX_ARGS; i++)
+			a[i] = fxt_arg_string(fxt_str(big + 1), fxt_str(big + 1));
+		EXPECT(fxt_write_event(&w, 0, 0, fxt_thread_index(1), fxt_str(""),
+				       fxt_str(""), a, FXT_MAX_ARGS, 0) == -E2BIG);
+	}
+	EXPECT_EQ_U(fxt_writer_bytes(&w), 8);
+	fxt_writer_destroy(&w);
+	close(fd);
+}
+
+static void test_writer_sticky_error(void)
+{
+	struct fxt_writer w;
+	int fd = open("/dev/full", O_WRONLY);
+	unsigned int i;
+	int err = 0;
+
+	if (fd < 0)
+		return;
+	EXPECT(fxt_writer_init(&w, fd) == 0);
+	for (i = 0; i < 200000 && !err; i++)
+		err = fxt_write_init(&w, i);
+	if (!err)
+		err = fxt_writer_flush(&w);
+	EXPECT(err == -ENOSPC);
+	EXPECT(fxt_writer_error(&w) == -ENOSPC);
+	EXPECT(fxt_write_magic(&w) == -ENOSPC);
+	EXPECT(fxt_writer_flush(&w) == -ENOSPC);
+	fxt_writer_destroy(&w);
+	close(fd);
+}
+
+/* A failed write leaves the file ending on a whole record. */
+static void test_writer_truncates_on_error(void)
+{
+	struct fxt_writer w;
+	int pfd[2];
+	int fd = memfd_create("fxt-test", 0);
+	struct stat st;
+
+	EXPECT(fxt_writer_init(&w, fd) == 0);
+	EXPECT(fxt_write_magic(&w) == 0);
+	EXPECT(fxt_writer_flush(&w) == 0);
+	EXPECT(fxt_write_string(&w, 1, "lost", 4) == 0);
+	/* Make the descriptor unwritable: the flush fails, nothing torn. */
+	EXPECT(pipe(pfd) == 0);
+	close(pfd[1]);
+	{
+		int saved = w.fd;
+
+		w.fd = pfd[0];		/* read end: write() fails with EBADF */
+		EXPECT(fxt_writer_flush(&w) == -EBADF);
+		w.fd = saved;
+	}
+	EXPECT(fstat(fd, &st) == 0 && st.st_size == 8);
+	close(pfd[0]);
+	fxt_writer_destroy(&w);
+	close(fd);
+}
+
+static void big_raw(struct fxt_writer *w)
+{
+	size_t n = (FXT_WRITER_BUFSIZE / 8) + 3, i;
+	uint64_t *v = calloc(n, 8);
+
+	fxt_write_magic(w);
+	for (i = 0; v && i < n; i++)
+		v[i] = fxt_init_header() | 0;	/* pairs of init records... */
+	/* ...well-formed: init header then ticks */
+	for (i = 0; v && i + 1 < n; i += 2)
+		v[i + 1] = 1000;
+	if (v)
+		fxt_write_raw(w, v, (n & ~(size_t)1) * 8);
+	fxt_write_provider_info(w, 0, "after");
+	free(v);
+}
+
+static void test_writer_raw_large(void)
+{
+	struct blob b = build(big_raw);
+	size_t n = ((FXT_WRITER_BUFSIZE / 8) + 3) & ~(size_t)1;
+
+	EXPECT_EQ_U(b.len, 8 + n * 8 + 16);
+	EXPECT(b.len > 16 && !memcmp(b.data + b.len - 8, "after\0\0\0", 8));
+	free(b.data);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reader: round trip, golden archives, defects.                        */
+
+/* Every record of the archive re-encoded by the writer is the same bytes. */
+static void roundtrip(const char *name)
+{
+	const struct tcase *t = tcase_find(name);
+	struct blob b = build_case(t);
+	struct fxt_reader *r = open_blob(b, NULL);
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	struct fxt_writer w;
+	int fd = memfd_create("fxt-rt", 0);
+	unsigned char *out;
+	struct stat st;
+	int rc;
+
+	EXPECT(fxt_writer_init(&w, fd) == 0);
+	while ((rc = fxt_reader_next(r, rec)) > 0) {
+		int err = fxt_write_record(&w, rec);
+
+		if (err)
+			fprintf(stderr, "  %s: record at 0x%llx: %d\n", name,
+				(unsigned long long)rec->offset, err);
+		EXPECT(err == 0);
+	}
+	EXPECT(rc == 0);
+	EXPECT(fxt_writer_flush(&w) == 0);
+	fxt_writer_destroy(&w);
+	EXPECT(fstat(fd, &st) == 0);
+	EXPECT_EQ_U((uint64_t)st.st_size, b.len);
+	out = malloc(b.len);
+	EXPECT(out && pread(fd, out, b.len, 0) == (ssize_t)b.len);
+	EXPECT(out && !memcmp(out, b.data, b.len));
+	free(out);
+	close(fd);
+	free(rec);
+	fxt_reader_close(r);
+	free(b.data);
+}
+
+static void test_roundtrip_all_types(void)
+{
+	roundtrip("all-types");
+}
+
+static void test_roundtrip_basic(void)
+{
+	roundtrip("basic");
+}
+
+/* Decoded values of every argument type, as written. */
+static void test_decode_values(void)
+{
+	struct blob b = build_case(tcase_find("all-types"));
+	struct fxt_reader *r = open_blob(b, NULL);
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	bool found = false, sw = false, lb = false;
+
+	while (fxt_reader_next(r, rec) > 0) {
+		if (rec->type == FXT_REC_EVENT && rec->subtype == FXT_EVENT_INSTANT &&
+		    rec->nargs == FXT_MAX_ARGS) {
+			const struct fxt_arg *a = rec->args;
+
+			found = true;
+			EXPECT(rec->ts == 1000);
+			EXPECT(rec->u.event.thread.ref == 1 && rec->u.event.thread.tid == 11 &&
+			       rec->u.event.thread.pid == 10);
+			EXPECT(rec->u.event.category.len == 3 &&
+			       !memcmp(rec->u.event.category.data, "cat", 3));
+			EXPECT(a[0].type == FXT_ARG_NULL);
+			EXPECT(a[1].type == FXT_ARG_INT32 && a[1].v.i32 == -5);
+			EXPECT(a[2].type == FXT_ARG_UINT32 && a[2].v.u32 == 0xfffffffeu);
+			EXPECT(a[3].type == FXT_ARG_INT64 && a[3].v.i64 == INT64_MIN);
+			EXPECT(a[4].type == FXT_ARG_UINT64 && a[4].v.u64 == UINT64_MAX);
+			EXPECT(a[5].type == FXT_ARG_DOUBLE && a[5].v.f64 == 3.25);
+			EXPECT(a[6].type == FXT_ARG_STRING && a[6].v.str.len == 15 &&
+			       !memcmp(a[6].v.str.data, "inline \"value\"\n", 15));
+			EXPECT(a[7].name.ref == 3 && a[7].v.str.ref == 2 &&
+			       !memcmp(a[7].v.str.data, "name", 4));
+			EXPECT(a[8].type == FXT_ARG_POINTER && a[8].v.ptr == 0xdeadbeef);
+			EXPECT(a[9].type == FXT_ARG_KOID && a[9].v.koid == 11);
+			EXPECT(a[10].type == FXT_ARG_BOOL && a[10].v.b);
+			EXPECT(a[11].type == FXT_ARG_BOOL && !a[11].v.b);
+			EXPECT(a[12].type == FXT_ARG_STRING && a[12].v.str.len == 0 &&
+			       a[12].v.str.ref == 0);
+			EXPECT(a[13].name.ref == 0x7fff && a[13].name.len == 10);
+			EXPECT(a[14].v.f64 == 1e-300);
+		}
+		if (rec->type == FXT_REC_SCHED && rec->subtype == FXT_SCHED_CONTEXT_SWITCH &&
+		    rec->ts == 3100) {
+			sw = true;
+			EXPECT(rec->u.sw.cpu == 3 && rec->u.sw.out_state == FXT_THREAD_SUSPENDED);
+			EXPECT(rec->u.sw.out.ref == 0 && rec->u.sw.out.tid == 12);
+			EXPECT(rec->u.sw.in.ref == 255 && rec->u.sw.in.tid == 12);
+			EXPECT(rec->u.sw.out_prio == 30 && rec->u.sw.in_prio == 1);
+		}
+		if (rec->type == FXT_REC_LARGE && rec->u.lblob.format == 0) {
+			lb = true;
+			EXPECT(rec->u.lblob.size == 13 &&
+			       !memcmp(rec->u.lblob.payload, "blob payload", 13));
+			EXPECT(rec->ts == 3700 && rec->u.lblob.thread.tid == 12);
+		}
+	}
+	EXPECT(found && sw && lb);
+	{
+		const struct fxt_kobj_info *k = fxt_reader_kobj(r, 12);
+
+		EXPECT(k && !strcmp(k->name, "helper") && k->process == 10 &&
+		       k->obj_type == FXT_OBJ_THREAD);
+		EXPECT(fxt_reader_kobj(r, 12345) == NULL);
+	}
+	EXPECT(fxt_reader_diag_count(r) == 0);
+	free(rec);
+	fxt_reader_close(r);
+	free(b.data);
+}
+
+/* Golden archives read without a single diagnostic, from memory and fd alike. */
+static void test_golden_clean(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ntcases; i++) {
+		const struct tcase *t = &tcases[i];
+		struct blob b;
+		struct diags d;
+		struct fxt_reader *r;
+		uint64_t n1, n2;
+		int rc, fd;
+
+		if (t->kind != T_GOLDEN)
+			continue;
+		b = build_case(t);
+		r = open_blob(b, &d);
+		n1 = read_all(r, &rc);
+		EXPECT(rc == 0);
+		if (d.total)
+			fprintf(stderr, "  %s: %s\n", t->name, d.last);
+		EXPECT_EQ_U(d.total, 0);
+		fxt_reader_close(r);
+
+		fd = memfd_create("fxt", 0);
+		EXPECT(write(fd, b.data, b.len) == (ssize_t)b.len);
+		lseek(fd, 0, SEEK_SET);
+		r = fxt_reader_open_fd(fd);
+		n2 = read_all(r, &rc);
+		EXPECT(rc == 0 && n1 == n2);
+		EXPECT_EQ_U(fxt_reader_size(r), b.len);
+		EXPECT_EQ_U(fxt_reader_offset(r), b.len);
+		fxt_reader_close(r);
+		close(fd);
+		free(b.data);
+	}
+}
+
+/* Each defective archive reports exactly the diagnostics it lists. */
+static void test_check_cases(void)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < ntcases; i++) {
+		const struct tcase *t = &tcases[i];
+		bool want[FXT_D_COUNT] = { false };
+		struct blob b;
+		struct diags d;
+		struct fxt_reader *r;
+		int rc;
+
+		if (t->kind != T_CHECK)
+			continue;
+		b = build_case(t);
+		r = open_blob(b, &d);
+		if (t->bufsize)
+			EXPECT(fxt_reader_set_buffer_size(r, t->bufsize) == 0);
+		if (t->memlimit)
+			fxt_reader_set_mem_limit(r, t->memlimit);
+		read_all(r, &rc);
+		for (k = 0; k < t->nexpect; k++)
+			want[t->expect[k]] = true;
+		for (k = 0; k < FXT_D_COUNT; k++) {
+			if (want[k] != (d.count[k] > 0)) {
+				fprintf(stderr, "  %s: %s %s (count %llu)\n", t->name,
+					fxt_diag_name(k), want[k] ? "missing" : "unexpected",
+					(unsigned long long)d.count[k]);
+				EXPECT(want[k] == (d.count[k] > 0));
+			}
+		}
+		fxt_reader_close(r);
+		free(b.data);
+	}
+}
+
+/* Reading a directory fails with a read error, not a crash. */
+static void test_io_error(void)
+{
+	struct fxt_reader *r = fxt_reader_open("/");
+	struct diags d;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	EXPECT(r != NULL);
+	if (!r)
+		return;
+	fxt_reader_set_diag(r, collect, &d);
+	read_all(r, &rc);
+	EXPECT(rc == -1);
+	EXPECT(d.count[FXT_D_IO_ERROR] == 1);
+	fxt_reader_close(r);
+}
+
+/* Cut the basic archive at every length: what precedes the cut is intact. */
+static void test_truncation(void)
+{
+	struct blob b = build_case(tcase_find("basic"));
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	uint64_t offsets[256], ends[256];
+	unsigned int n = 0, i;
+	struct fxt_reader *r = open_blob(b, NULL);
+	size_t cut;
+
+	while (n < 256 && fxt_reader_next(r, rec) > 0) {
+		offsets[n] = rec->offset;
+		ends[n++] = rec->offset + rec->nwords * 8;
+	}
+	fxt_reader_close(r);
+	for (cut = 0; cut < b.len; cut++) {
+		struct diags d;
+		unsigned int got = 0;
+		bool boundary = false;
+		int rc;
+
+		r = fxt_reader_open_mem(b.data, cut);
+		memset(&d, 0, sizeof(d));
+		fxt_reader_set_diag(r, collect, &d);
+		while ((rc = fxt_reader_next(r, rec)) > 0) {
+			EXPECT(got < n && rec->offset == offsets[got]);
+			got++;
+		}
+		EXPECT(rc == 0);
+		for (i = 0; i < n; i++)
+			if (ends[i] == cut || cut == 0)
+				boundary = true;
+		/* All records ending before the cut were read... */
+		for (i = 0; i < n && ends[i] <= cut; i++)
+			;
+		EXPECT_EQ_U(got, i);
+		/* ...and one warning when the cut is inside a record. */
+		EXPECT_EQ_U(d.count[FXT_D_TRUNCATED], boundary ? 0 : 1);
+		EXPECT_EQ_U(d.total, d.count[FXT_D_TRUNCATED]);
+		if (!boundary)
+			EXPECT(strstr(d.last, "truncated record at offset 0x") == d.last);
+		fxt_reader_close(r);
+	}
+	free(rec);
+	free(b.data);
+}
+
+/* Provider state is per provider: re-announcing an id starts it over. */
+static void providers(struct fxt_writer *w)
+{
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 1, "one");
+	fxt_write_init(w, 1000);
+	fxt_write_string(w, 1, "one-string", 10);
+	fxt_write_thread(w, 1, 5, 6);
+	fxt_write_provider_info(w, 2, "two");
+	fxt_write_string(w, 1, "two-string", 10);
+	fxt_write_provider_section(w, 1);
+	fxt_write_event(w, 0, 5, fxt_thread_index(1), fxt_str_index(1), fxt_str(""), NULL, 0, 0);
+	fxt_write_provider_section(w, 2);
+	fxt_write_event(w, 0, 5, fxt_thread_inline(1, 2), fxt_str_index(1), fxt_str(""),
+			NULL, 0, 0);
+	fxt_write_provider_info(w, 1, "one again");
+	fxt_write_event(w, 0, 5, fxt_thread_index(1), fxt_str_index(1), fxt_str(""), NULL, 0, 0);
+}
+
+static void test_providers(void)
+{
+	struct blob b = build(providers);
+	struct diags d;
+	struct fxt_reader *r = open_blob(b, &d);
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	int events = 0;
+
+	while (fxt_reader_next(r, rec) > 0) {
+		if (rec->type != FXT_REC_EVENT)
+			continue;
+		events++;
+		if (events == 1) {
+			EXPECT(rec->provider == 1);
+			EXPECT(rec->u.event.category.data &&
+			       !memcmp(rec->u.event.category.data, "one-string", 10));
+			EXPECT(rec->u.event.thread.tid == 6);
+			EXPECT_EQ_U(fxt_reader_ticks_to_ns(r, 5), 5000000);
+		} else if (events == 2) {
+			EXPECT(rec->provider == 2);
+			EXPECT(rec->u.event.category.data &&
+			       !memcmp(rec->u.event.category.data, "two-string", 10));
+			EXPECT_EQ_U(fxt_reader_ticks_to_ns(r, 5), 5);
+		} else {
+			/* fresh state: index 1 and thread 1 gone, 1 tick = 1 ns */
+			EXPECT(rec->u.event.category.data == NULL);
+			EXPECT(!rec->u.event.thread.defined);
+			EXPECT_EQ_U(fxt_reader_ticks_to_ns(r, 5), 5);
+			EXPECT(!strcmp(fxt_reader_provider_name(r, 1), "one again"));
+		}
+	}
+	EXPECT(events == 3);
+	EXPECT_EQ_U(d.count[FXT_D_STRING_UNDEFINED], 1);
+	EXPECT_EQ_U(d.count[FXT_D_THREAD_UNDEFINED], 1);
+	EXPECT_EQ_U(d.total, 2);
+	free(rec);
+	fxt_reader_close(r);
+	free(b.data);
+}
+
+/* Every diagnostic is produced by at least one test input. */
+static void test_all_diags_covered(void)
+{
+	unsigned int i, k;
+	bool listed[FXT_D_COUNT] = { false };
+
+	for (i = 0; i < ntcases; i++)
+		for (k = 0; k < tcases[i].nexpect; k++)
+			listed[tcases[i].expect[k]] = true;
+	listed[FXT_D_IO_ERROR] = true;		/* test_io_error */
+	for (i = 0; i < FXT_D_COUNT; i++) {
+		if (!listed[i] || !seen_ids[i])
+			fprintf(stderr, "  diagnostic %s (\"%s\") is not tested\n",
+				fxt_diag_name(i), fxt_diag_template(i));
+		EXPECT(listed[i] && seen_ids[i]);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Output formatting and histograms.                                    */
+
+static struct outbuf *ob_mem(void)
+{
+	struct outbuf *o = malloc(sizeof(*o));
+
+	ob_init(o, -1);
+	return o;
+}
+
+static bool ob_is(struct outbuf *o, const char *s)
+{
+	bool eq = o->len == strlen(s) && !memcmp(o->buf, s, o->len);
+
+	if (!eq)
+		fprintf(stderr, "  got \"%.*s\", expected \"%s\"\n", (int)o->len, o->buf, s);
+	o->len = 0;
+	return eq;
+}
+
+static void test_outbuf(void)
+{
+	struct outbuf *o = ob_mem();
+
+	ob_u64(o, 0);
+	EXPECT(ob_is(o, "0"));
+	ob_u64(o, UINT64_MAX);
+	EXPECT(ob_is(o, "18446744073709551615"));
+	ob_i64(o, INT64_MIN);
+	EXPECT(ob_is(o, "-9223372036854775808"));
+	ob_us(o, 0);
+	EXPECT(ob_is(o, "0.000"));
+	ob_us(o, 1234567);
+	EXPECT(ob_is(o, "1234.567"));
+	ob_us(o, 1000);
+	EXPECT(ob_is(o, "1.000"));
+	ob_us(o, 7);
+	EXPECT(ob_is(o, "0.007"));
+	ob_us(o, UINT64_MAX);
+	EXPECT(ob_is(o, "18446744073709551.615"));
+	ob_hex(o, 0xdeadbeef);
+	EXPECT(ob_is(o, "0xdeadbeef"));
+	ob_json_str(o, "a\"b\\c\n\x01", 7);
+	EXPECT(ob_is(o, "\"a\\\"b\\\\c\\n\\u0001\""));
+	ob_json_str(o, "\xff\xc3\xa9\xe2\x82", 5);	/* bad, é, cut */
+	EXPECT(ob_is(o, "\"\\ufffd\xc3\xa9\\ufffd\\ufffd\""));
+	ob_json_str(o, "\xed\xa0\x80", 3);		/* surrogate */
+	EXPECT(ob_is(o, "\"\\ufffd\\ufffd\\ufffd\""));
+	ob_json_double(o, 0.1);
+	EXPECT(ob_is(o, "0.1"));
+	ob_json_double(o, NAN);
+	EXPECT(ob_is(o, "\"NaN\""));
+	ob_quoted(o, "x\"\x7f", 3);
+	EXPECT(ob_is(o, "\"x\\\"\\x7f\""));
+	free(o);
+}
+
+static void test_hist(void)
+{
+	struct hist h;
+	uint64_t i;
+
+	hist_init(&h);
+	EXPECT_EQ_U(hist_percentile(&h, 50), 0);
+	for (i = 1; i <= 1000000; i++)
+		hist_add(&h, i);
+	EXPECT_EQ_U(h.count, 1000000);
+	EXPECT_EQ_U(h.max, 1000000);
+	EXPECT_EQ_U(h.min, 1);
+	/* Relative error of the log-linear buckets is below 1/32. */
+	EXPECT(fabs((double)hist_percentile(&h, 50) - 500000) / 500000 < 1.0 / 32);
+	EXPECT(fabs((double)hist_percentile(&h, 99) - 990000) / 990000 < 1.0 / 32);
+	EXPECT_EQ_U(hist_percentile(&h, 100), 1000000);
+	hist_init(&h);
+	for (i = 0; i < 64; i++)
+		hist_add(&h, i);	/* small values are exact */
+	EXPECT_EQ_U(hist_percentile(&h, 50), 31);
+	hist_add(&h, UINT64_MAX);
+	EXPECT_EQ_U(hist_percentile(&h, 100), UINT64_MAX);
+}
+
+int main(void)
+{
+	run("writer: magic bytes", test_writer_magic);
+	run("writer: invalid arguments", test_writer_invalid_args);
+	run("writer: sticky error", test_writer_sticky_error);
+	run("writer: no torn record on error", test_writer_truncates_on_error);
+	run("writer: raw data larger than the buffer", test_writer_raw_large);
+	run("reader: round trip all-types", test_roundtrip_all_types);
+	run("reader: round trip basic", test_roundtrip_basic);
+	run("reader: decoded values", test_decode_values);
+	run("reader: golden archives are clean", test_golden_clean);
+	run("reader: check archives", test_check_cases);
+	run("reader: read error", test_io_error);
+	run("reader: truncation at every offset", test_truncation);
+	run("reader: per-provider state", test_providers);
+	run("reader: every diagnostic is tested", test_all_diags_covered);
+	run("outbuf: formatting", test_outbuf);
+	run("hist: percentiles", test_hist);
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
