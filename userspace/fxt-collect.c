@@ -45,7 +45,7 @@ struct cpu_state {
 	const uint8_t *base;
 	uint64_t durable_saved;		/* durable bytes already in the archive */
 	uint64_t dropped_reported;	/* drop count last written as a counter */
-	uint64_t ddropped_reported;
+	uint64_t last_ts;		/* latest timestamp saved for this CPU */
 };
 
 struct collector {
@@ -281,15 +281,23 @@ static void write_chunk(struct collector *c, uint32_t cpu, const uint8_t *data,
 	uint64_t off = from;
 
 	while (off < to) {
-		uint64_t hdr, words;
+		uint64_t hdr, words, ts;
+		unsigned int type;
 
 		memcpy(&hdr, data + off, sizeof(hdr));
 		words = fxt_record_words(hdr);
+		type = fxt_record_type(hdr);
 		if (!words || off + words * 8 > to) {
 			warnx_("cpu %u: %s buffer: bad record framing at offset %" PRIu64
 			       "; %" PRIu64 " bytes not saved", cpu, what, off, to - off);
 			c->truncated_chunk = true;
 			break;
+		}
+		/* Events and scheduling records carry their time in word 1. */
+		if ((type == FXT_REC_EVENT || type == FXT_REC_SCHED) && words > 1) {
+			memcpy(&ts, data + off + 8, sizeof(ts));
+			if (ts > c->cpus[cpu].last_ts)
+				c->cpus[cpu].last_ts = ts;
 		}
 		off += words * 8;
 	}
@@ -367,7 +375,12 @@ static void save_rolling(struct collector *c, uint32_t cpu, unsigned int b,
 	write_chunk(c, cpu, s->base + h->rolling_offset[b], 0, end, "rolling");
 }
 
-/* Loss shows where it happened: buffer-full metadata plus a counter. */
+/*
+ * Loss shows where it happened: buffer-full metadata plus a counter. The
+ * counter is stamped with the last time saved for the CPU, not with "now":
+ * the next chunk holds records from before now, and a CPU's records must
+ * stay in time order.
+ */
 static void report_drops(struct collector *c, uint32_t cpu)
 {
 	struct cpu_state *s = &c->cpus[cpu];
@@ -378,7 +391,7 @@ static void report_drops(struct collector *c, uint32_t cpu)
 	select_provider(c, cpu);
 	check_write(c, fxt_write_provider_event(&c->w, cpu,
 						FXT_PROVIDER_EVENT_BUFFER_FULL));
-	check_write(c, fxt_write_counter_u64(&c->w, now_ns(CLOCK_BOOTTIME),
+	check_write(c, fxt_write_counter_u64(&c->w, s->last_ts,
 					     0x40000000ull, 0x40000001ull + cpu,
 					     "fxt", "dropped", cpu, "records",
 					     dropped));
