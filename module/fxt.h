@@ -87,6 +87,14 @@ struct fxt_cpu {
 	bool save_pending;		/* written on the CPU, read by control */
 	struct irq_work save_work;	/* queues the packet outside the probe */
 
+	/*
+	 * Interrupt nesting on this CPU (fxt_probes.c): bit n of irq_open says
+	 * whether the begin event of nesting level n was written, so that an
+	 * end is written exactly when its begin was.
+	 */
+	unsigned int irq_depth;
+	u64 irq_open;
+
 	/* tables; touched only by probes on this CPU (fxt_tables.c) */
 	u16 next_string;
 	u8 next_thread;
@@ -168,7 +176,7 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		      struct task_struct *prev, struct task_struct *next,
 		      unsigned int prev_state);
 void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p);
-void fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
+bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
 			 u16 name, u16 arg_name, unsigned int arg_type,
 			 u32 arg_value);
 void fxt_write_cpu_preamble(struct fxt_cpu *c);

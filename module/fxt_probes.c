@@ -50,23 +50,60 @@ static void fxt_probe_rename(void *data, struct task_struct *task,
 	fxt_write_task_names(fxt_this_cpu(), task, comm);
 }
 
-static void fxt_probe_irq_entry(void *data, int irq, struct irqaction *action)
+/*
+ * Interrupt begin/end events nest per CPU (a hard interrupt can interrupt a
+ * softirq or a probe, never the reverse). An end is written only when its
+ * begin was: not for an interrupt that began before tracing did, nor for
+ * one whose begin was dropped. Nested writers finish before the writer
+ * they interrupted resumes, so plain per-CPU fields suffice.
+ */
+#define FXT_IRQ_MAX_DEPTH	64
+
+static void fxt_irq_begin(u16 cat, u16 name, u16 arg_name,
+			  unsigned int arg_type, u32 arg_value)
 {
 	struct fxt_cpu *c = fxt_this_cpu();
+	unsigned int level = c->irq_depth++;
+	bool written;
 
-	fxt_write_irq_event(c, FXT_EVENT_DURATION_BEGIN, FXT_S_IRQ,
-			    fxt_irq_name_ref(c, irq, action->name),
-			    FXT_S_IRQ, FXT_ARG_INT32, irq);
+	written = level < FXT_IRQ_MAX_DEPTH &&
+		  fxt_write_irq_event(c, FXT_EVENT_DURATION_BEGIN, cat, name,
+				      arg_name, arg_type, arg_value);
+	if (level < FXT_IRQ_MAX_DEPTH) {
+		if (written)
+			c->irq_open |= BIT_ULL(level);
+		else
+			c->irq_open &= ~BIT_ULL(level);
+	}
+}
+
+static void fxt_irq_end(u16 cat, u16 name, u16 arg_name,
+			unsigned int arg_type, u32 arg_value)
+{
+	struct fxt_cpu *c = fxt_this_cpu();
+	unsigned int level;
+
+	if (!c->irq_depth)
+		return;		/* it began before tracing did */
+	level = --c->irq_depth;
+	if (level < FXT_IRQ_MAX_DEPTH && c->irq_open & BIT_ULL(level))
+		fxt_write_irq_event(c, FXT_EVENT_DURATION_END, cat, name,
+				    arg_name, arg_type, arg_value);
+}
+
+static void fxt_probe_irq_entry(void *data, int irq, struct irqaction *action)
+{
+	fxt_irq_begin(FXT_S_IRQ, fxt_irq_name_ref(fxt_this_cpu(), irq,
+						  action->name),
+		      FXT_S_IRQ, FXT_ARG_INT32, irq);
 }
 
 static void fxt_probe_irq_exit(void *data, int irq, struct irqaction *action,
 			       int ret)
 {
-	struct fxt_cpu *c = fxt_this_cpu();
-
-	fxt_write_irq_event(c, FXT_EVENT_DURATION_END, FXT_S_IRQ,
-			    fxt_irq_name_ref(c, irq, action->name),
-			    FXT_S_HANDLED, FXT_ARG_BOOL, ret != IRQ_NONE);
+	fxt_irq_end(FXT_S_IRQ, fxt_irq_name_ref(fxt_this_cpu(), irq,
+						action->name),
+		    FXT_S_HANDLED, FXT_ARG_BOOL, ret != IRQ_NONE);
 }
 
 static u16 fxt_softirq_name(unsigned int vec)
@@ -76,31 +113,27 @@ static u16 fxt_softirq_name(unsigned int vec)
 
 static void fxt_probe_softirq_entry(void *data, unsigned int vec)
 {
-	fxt_write_irq_event(fxt_this_cpu(), FXT_EVENT_DURATION_BEGIN,
-			    FXT_S_SOFTIRQ, fxt_softirq_name(vec), FXT_S_VECTOR,
-			    FXT_ARG_UINT32, vec);
+	fxt_irq_begin(FXT_S_SOFTIRQ, fxt_softirq_name(vec), FXT_S_VECTOR,
+		      FXT_ARG_UINT32, vec);
 }
 
 static void fxt_probe_softirq_exit(void *data, unsigned int vec)
 {
-	fxt_write_irq_event(fxt_this_cpu(), FXT_EVENT_DURATION_END,
-			    FXT_S_SOFTIRQ, fxt_softirq_name(vec), FXT_S_VECTOR,
-			    FXT_ARG_UINT32, vec);
+	fxt_irq_end(FXT_S_SOFTIRQ, fxt_softirq_name(vec), FXT_S_VECTOR,
+		    FXT_ARG_UINT32, vec);
 }
 
 /* x86 irq_vectors: data is the string index of the vector's name. */
 static void fxt_probe_vector_entry(void *data, int vector)
 {
-	fxt_write_irq_event(fxt_this_cpu(), FXT_EVENT_DURATION_BEGIN,
-			    FXT_S_IRQ, (u16)(uintptr_t)data, FXT_S_VECTOR,
-			    FXT_ARG_INT32, vector);
+	fxt_irq_begin(FXT_S_IRQ, (u16)(uintptr_t)data, FXT_S_VECTOR,
+		      FXT_ARG_INT32, vector);
 }
 
 static void fxt_probe_vector_exit(void *data, int vector)
 {
-	fxt_write_irq_event(fxt_this_cpu(), FXT_EVENT_DURATION_END,
-			    FXT_S_IRQ, (u16)(uintptr_t)data, FXT_S_VECTOR,
-			    FXT_ARG_INT32, vector);
+	fxt_irq_end(FXT_S_IRQ, (u16)(uintptr_t)data, FXT_S_VECTOR,
+		    FXT_ARG_INT32, vector);
 }
 
 /* The x86 interrupt vectors that bypass irq_handler_entry. */
@@ -126,7 +159,11 @@ struct fxt_hook {
 
 #define FXT_HOOK(n, p, cat) { .name = n, .probe = p, .category = cat }
 
-/* The three name hooks come first: they must be live before the snapshot. */
+/*
+ * Hooked in this order and unhooked in the reverse one. The name hooks come
+ * first: they must be live before the snapshot. Each exit comes before its
+ * entry, so that no begin is written whose end could be missed.
+ */
 static struct fxt_hook fxt_hooks[] = {
 	FXT_HOOK("sched_process_fork", fxt_probe_fork, FXT_NAMES),
 	FXT_HOOK("sched_process_exec", fxt_probe_exec, FXT_NAMES),
@@ -134,15 +171,15 @@ static struct fxt_hook fxt_hooks[] = {
 	FXT_HOOK("sched_switch", fxt_probe_switch, FXT_CAT_SCHED),
 	FXT_HOOK("sched_waking", fxt_probe_waking, FXT_CAT_WAKEUP),
 	FXT_HOOK("sched_wakeup_new", fxt_probe_waking, FXT_CAT_WAKEUP),
-	FXT_HOOK("irq_handler_entry", fxt_probe_irq_entry, FXT_CAT_IRQ),
 	FXT_HOOK("irq_handler_exit", fxt_probe_irq_exit, FXT_CAT_IRQ),
-	FXT_HOOK("softirq_entry", fxt_probe_softirq_entry, FXT_CAT_SOFTIRQ),
+	FXT_HOOK("irq_handler_entry", fxt_probe_irq_entry, FXT_CAT_IRQ),
 	FXT_HOOK("softirq_exit", fxt_probe_softirq_exit, FXT_CAT_SOFTIRQ),
+	FXT_HOOK("softirq_entry", fxt_probe_softirq_entry, FXT_CAT_SOFTIRQ),
 };
 
 #define FXT_NR_FIXED_HOOKS	ARRAY_SIZE(fxt_hooks)
 
-/* Two per vector (entry, exit), filled in by fxt_probes_find(). */
+/* Two per vector (exit, then entry), filled in by fxt_probes_find(). */
 static struct fxt_hook fxt_vector_hooks[2 * ARRAY_SIZE(fxt_vector_names)];
 
 static void fxt_match_tracepoint(struct tracepoint *tp, void *priv)
@@ -169,8 +206,8 @@ int fxt_probes_find(void)
 	BUILD_BUG_ON(ARRAY_SIZE(fxt_vector_names) >
 		     FXT_S_VECTOR_LAST - FXT_S_VECTOR_FIRST + 1);
 	for (i = 0; i < ARRAY_SIZE(fxt_vector_names); i++) {
-		struct fxt_hook *in = &fxt_vector_hooks[2 * i];
-		struct fxt_hook *out = in + 1;
+		struct fxt_hook *out = &fxt_vector_hooks[2 * i];
+		struct fxt_hook *in = out + 1;
 
 		snprintf(in->name, sizeof(in->name), "%s_entry",
 			 fxt_vector_names[i]);
@@ -248,13 +285,17 @@ int fxt_probes_register(u32 categories)
 	return ret;
 }
 
-/* Unhook everything; on return no probe is running or will run. */
+/*
+ * Unhook everything, in the reverse order of hooking (entries before their
+ * exits); on return no probe is running or will run.
+ */
 void fxt_probes_unregister(void)
 {
 	struct fxt_hook *h;
-	unsigned int i;
+	unsigned int i = FXT_NR_FIXED_HOOKS + ARRAY_SIZE(fxt_vector_hooks);
 
-	for (i = 0; (h = fxt_hook_at(i)); i++) {
+	while (i--) {
+		h = fxt_hook_at(i);
 		if (!h->registered)
 			continue;
 		WARN_ON_ONCE(tracepoint_probe_unregister(h->tp, h->probe,

@@ -211,7 +211,7 @@ void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p)
  * A duration begin or end event on the CPU's interrupt pseudo-thread with
  * one 32-bit argument (int32, uint32 or bool).
  */
-void fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
+bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
 			 u16 name, u16 arg_name, unsigned int arg_type,
 			 u32 arg_value)
 {
@@ -221,12 +221,13 @@ void fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
 
 	p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
 	if (!p)
-		return;
+		return false;
 	p[0] = fxt_event_header(words, type, 1, FXT_IRQ_THREAD_INDEX, cat,
 				name);
 	p[1] = ts;
 	p[2] = fxt_arg_header(arg_type, 1, arg_name, arg_value);
 	fxt_rolling_commit(c, words * 8, bufno);
+	return true;
 }
 
 /*

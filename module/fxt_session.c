@@ -74,6 +74,7 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 {
 	u32 disposition = o->disposition;
 	u32 prev_state = s->state;
+	unsigned int cpu;
 	int ret;
 
 	switch (s->state) {
@@ -106,6 +107,11 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 	if (s->need_preamble) {
 		fxt_write_preambles(s);
 		s->need_preamble = false;
+	}
+	/* Interrupts in flight at the last stop will not end in this run. */
+	for_each_possible_cpu(cpu) {
+		s->cpus[cpu].irq_depth = 0;
+		s->cpus[cpu].irq_open = 0;
 	}
 	s->active_categories = s->categories | o->additional_categories;
 	s->results_written = false;
