@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nullprobe - the cheapest possible tracepoint-based tracer, for bench/.
+ *
+ * Attaches probes that only count (one per-CPU increment) to the tracepoints
+ * fxt.ko uses, found by name like fxt does. What any tracepoint-based tracer
+ * pays before it writes a single byte. Load with all=0 for sched_switch
+ * only, all=1 (default) for sched_switch, sched_waking, sched_wakeup_new,
+ * irq_handler_entry/exit and softirq_entry/exit.
+ *
+ * Counts: /sys/module/nullprobe/parameters/count (sum of all probes) and
+ * .../switches (sched_switch only), read-only, summed over CPUs.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/tracepoint.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/interrupt.h>
+
+static bool all = true;
+module_param(all, bool, 0444);
+MODULE_PARM_DESC(all, "probe all of fxt's tracepoints (else sched_switch only)");
+
+static DEFINE_PER_CPU(unsigned long, np_switches);
+static DEFINE_PER_CPU(unsigned long, np_others);
+
+static void np_switch(void *data, bool preempt, struct task_struct *prev,
+		      struct task_struct *next, unsigned int prev_state)
+{
+	this_cpu_inc(np_switches);
+}
+
+static void np_task(void *data, struct task_struct *p)
+{
+	this_cpu_inc(np_others);
+}
+
+static void np_irq_entry(void *data, int irq, struct irqaction *action)
+{
+	this_cpu_inc(np_others);
+}
+
+static void np_irq_exit(void *data, int irq, struct irqaction *action, int ret)
+{
+	this_cpu_inc(np_others);
+}
+
+static void np_softirq(void *data, unsigned int vec)
+{
+	this_cpu_inc(np_others);
+}
+
+struct np_hook {
+	const char *name;
+	void *probe;
+	bool sched;		/* part of the sched-only set */
+	struct tracepoint *tp;
+	bool registered;
+};
+
+static struct np_hook np_hooks[] = {
+	{ "sched_switch", np_switch, true },
+	{ "sched_waking", np_task, false },
+	{ "sched_wakeup_new", np_task, false },
+	{ "irq_handler_entry", np_irq_entry, false },
+	{ "irq_handler_exit", np_irq_exit, false },
+	{ "softirq_entry", np_softirq, false },
+	{ "softirq_exit", np_softirq, false },
+};
+
+static void np_match(struct tracepoint *tp, void *priv)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(np_hooks); i++)
+		if (!strcmp(tp->name, np_hooks[i].name))
+			np_hooks[i].tp = tp;
+}
+
+static unsigned long np_sum(unsigned long __percpu *v)
+{
+	unsigned long s = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		s += *per_cpu_ptr(v, cpu);
+	return s;
+}
+
+static int np_get_count(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lu\n", np_sum(&np_switches) + np_sum(&np_others));
+}
+
+static int np_get_switches(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lu\n", np_sum(&np_switches));
+}
+
+static const struct kernel_param_ops np_count_ops = { .get = np_get_count };
+static const struct kernel_param_ops np_switch_ops = { .get = np_get_switches };
+module_param_cb(count, &np_count_ops, NULL, 0444);
+module_param_cb(switches, &np_switch_ops, NULL, 0444);
+
+static void np_unregister(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(np_hooks); i++)
+		if (np_hooks[i].registered) {
+			tracepoint_probe_unregister(np_hooks[i].tp,
+						    np_hooks[i].probe, NULL);
+			np_hooks[i].registered = false;
+		}
+	tracepoint_synchronize_unregister();
+}
+
+static int __init np_init(void)
+{
+	int i, ret;
+
+	for_each_kernel_tracepoint(np_match, NULL);
+	for (i = 0; i < ARRAY_SIZE(np_hooks); i++) {
+		if (!all && !np_hooks[i].sched)
+			continue;
+		if (!np_hooks[i].tp) {
+			pr_err("nullprobe: no tracepoint %s\n", np_hooks[i].name);
+			np_unregister();
+			return -ENOENT;
+		}
+		ret = tracepoint_probe_register(np_hooks[i].tp,
+						np_hooks[i].probe, NULL);
+		if (ret) {
+			np_unregister();
+			return ret;
+		}
+		np_hooks[i].registered = true;
+	}
+	return 0;
+}
+
+static void __exit np_exit(void)
+{
+	np_unregister();
+}
+
+module_init(np_init);
+module_exit(np_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("fxt bench: empty, counting probes on the scheduler tracepoints");
