@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench/analyze.py OUTDIR [INFO]: turn OUTDIR/raw.csv (bench/run-guest.sh)
+into OUTDIR/results.md (printed too) and OUTDIR/overhead.png (gnuplot).
+
+Overhead per event is paired by repetition: within one repetition every
+tracer ran once on the same workload, so for each repetition we take
+(t_tracer - t_none) and divide by the number of events the empty probe
+counted for that workload (median over its runs): sched_switch only for
+the "sched" configurations, all seven tracepoints for the "all" ones. The
+median over repetitions is reported with its interquartile range.
+"""
+import csv
+import os
+import statistics as st
+import subprocess
+import sys
+
+out = sys.argv[1]
+info = sys.argv[2] if len(sys.argv) > 2 else ""
+rows = list(csv.DictReader(open(os.path.join(out, "raw.csv"))))
+
+TRACERS = ["none", "null-sched", "fxt-sched", "ftrace-sched", "trace-cmd",
+           "bpf-sched", "perf-sched", "null-all", "fxt-all", "ftrace-all",
+           "bpf-all"]
+SCOPE = {t: ("all" if t.endswith("-all") else "sched") for t in TRACERS}
+WORKLOADS = ["pingpong", "messaging", "fork", "timer"]
+WL_DESC = {
+    "pingpong": "two-thread pipe ping-pong on CPU 0",
+    "messaging": "perf bench sched messaging",
+    "fork": "fork + exec of a static no-op, one at a time",
+    "timer": "threads in 50 us clock_nanosleep loops (timer IRQs)",
+}
+
+
+def num(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def quart(xs):
+    xs = sorted(xs)
+    if len(xs) < 2:
+        return (xs[0], xs[0]) if xs else (None, None)
+    q = st.quantiles(xs, n=4, method="inclusive")
+    return q[0], q[2]
+
+
+def med(xs):
+    xs = [x for x in xs if x is not None]
+    return st.median(xs) if xs else None
+
+
+def fmt(v, d=0):
+    if v is None:
+        return "-"
+    return f"{v:.{d}f}"
+
+
+runs = {}
+for r in rows:
+    if r["ok"] != "1" or num(r["wall_ns"]) is None:
+        continue
+    runs.setdefault((r["workload"], r["tracer"]), []).append(r)
+
+failed = [r for r in rows if r["ok"] != "1"]
+
+
+def col(w, t, c):
+    return [num(r[c]) for r in runs.get((w, t), []) if num(r[c]) is not None]
+
+
+res = {}
+for w in WORKLOADS:
+    base = {r["rep"]: num(r["wall_ns"]) for r in runs.get((w, "none"), [])}
+    e_sw = med(col(w, "null-sched", "np_switches"))
+    e_all = med(col(w, "null-all", "np_count"))
+    for t in TRACERS:
+        rs = runs.get((w, t), [])
+        if not rs:
+            continue
+        walls = [num(r["wall_ns"]) for r in rs]
+        d = dict(n=len(rs), med=st.median(walls), min=min(walls),
+                 max=max(walls))
+        e = e_all if SCOPE[t] == "all" else e_sw
+        diffs = [num(r["wall_ns"]) - base[r["rep"]] for r in rs
+                 if r["rep"] in base]
+        d["ovh_pct"] = (100 * st.median([x / st.median(list(base.values()))
+                                        for x in diffs])
+                        if diffs and base else None)
+        if e and diffs and t != "none":
+            per = [x / e for x in diffs]
+            d["ns_ev"] = st.median(per)
+            d["ns_q1"], d["ns_q3"] = quart(per)
+        ev = med(col(w, t, "events"))
+        sw = med(col(w, t, "switches"))
+        ob = med(col(w, t, "out_bytes"))
+        d["events"] = ev
+        d["switches"] = sw
+        d["bytes"] = ob
+        if ob:
+            # switches the tracer itself saw, else the empty probe's count
+            d["b_sw"] = ob / (sw or e_sw) if (sw or e_sw) else None
+            d["b_ev"] = ob / ev if ev else None
+        lost = col(w, t, "lost")
+        d["lost"] = sum(lost) if lost else None
+        cpu = [num(r["cpu_user_s"]) + num(r["cpu_sys_s"]) for r in rs
+               if num(r["cpu_user_s"]) is not None]
+        d["cpu"] = med(cpu)
+        d["rss"] = med(col(w, t, "maxrss_kb"))
+        res[(w, t)] = d
+    res[(w, "_e")] = (e_sw, e_all)
+
+
+def ratio(w, t, ref):
+    a = res.get((w, t), {}).get("ns_ev")
+    b = res.get((w, ref), {}).get("ns_ev")
+    if a is None or b is None or b <= 0:
+        return None
+    return a / b
+
+
+L = []
+L.append("# fxt benchmark results\n")
+if info:
+    L.append(info + "\n")
+L.append("Overhead per event = median over repetitions of (workload time with "
+         "the tracer - workload time with no tracer, same repetition) / events "
+         "the empty probe counts in that workload (sched_switch for *-sched "
+         "rows, all seven tracepoints for *-all rows); IQR in brackets. "
+         "x ftrace / x null: that ratio against ftrace / the empty probe of the "
+         "same scope. B/sw: output bytes per context switch; B/ev: output bytes "
+         "per event the tracer counted. cpu: collector CPU seconds per run; rss: "
+         "collector peak RSS.\n")
+for w in WORKLOADS:
+    if (w, "none") not in res:
+        continue
+    e_sw, e_all = res[(w, "_e")]
+    L.append(f"\n## {w}: {WL_DESC[w]}\n")
+    L.append(f"Events per run (empty probe): {fmt(e_sw)} switches, "
+             f"{fmt(e_all)} in all seven tracepoints.\n")
+    L.append("| tracer | runs | time ms median [min-max] | overhead | ns/event [IQR] "
+             "| x ftrace | x null | x bpf | events | lost | B/sw | B/ev | cpu s | rss MB |")
+    L.append("|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for t in TRACERS:
+        d = res.get((w, t))
+        if not d:
+            continue
+        sc = SCOPE[t]
+        ns = (f"{d['ns_ev']:.0f} [{d['ns_q1']:.0f}..{d['ns_q3']:.0f}]"
+              if d.get("ns_ev") is not None else "-")
+        L.append("| {} | {} | {} [{}-{}] | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+            t, d["n"], fmt(d["med"] / 1e6, 1), fmt(d["min"] / 1e6, 1),
+            fmt(d["max"] / 1e6, 1),
+            (fmt(d["ovh_pct"], 1) + "%") if d.get("ovh_pct") is not None and t != "none" else "-",
+            ns, fmt(ratio(w, t, "ftrace-" + sc), 2),
+            fmt(ratio(w, t, "null-" + sc), 2), fmt(ratio(w, t, "bpf-" + sc), 2),
+            fmt(d["events"]), fmt(d["lost"]), fmt(d.get("b_sw"), 1),
+            fmt(d.get("b_ev"), 1), fmt(d["cpu"], 2),
+            fmt(d["rss"] / 1024 if d["rss"] else None, 1)))
+
+# Micro-benchmark: bench/probebench, cost of the probes on sched_switch
+micro = {}
+mpath = os.path.join(out, "micro.csv")
+if os.path.exists(mpath):
+    for r in csv.DictReader(open(mpath)):
+        if r["ok"] == "1" and num(r["median_ns"]) is not None:
+            micro.setdefault(r["tracer"], []).append(r)
+mres = {}
+if micro:
+    base = med([num(r["median_ns"]) for r in micro.get("none", [])]) or 0
+    for t, rs in micro.items():
+        m = med([num(r["median_ns"]) for r in rs])
+        mres[t] = dict(n=len(rs), med=m, min=min(num(r["min_ns"]) for r in rs),
+                       probes=med([num(r["probes"]) for r in rs]),
+                       net=m - base)
+    L.append("\n## Probe cost on sched_switch, in the kernel (noise-free view)\n")
+    L.append("bench/probebench calls the probes attached to sched_switch directly "
+             "(interrupts off, prev = next = current), 100 batches of 200 calls, "
+             "while the tracer records; ns per call: median over rounds of the "
+             "median batch, minus the loop alone (tracer none).\n")
+    L.append("| tracer | rounds | probes | ns/call (net) | min batch ns | x ftrace | x null | x bpf |")
+    L.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for t in ["none", "null-sched", "fxt-sched", "ftrace-sched", "trace-cmd",
+              "bpf-sched", "perf-sched"]:
+        d = mres.get(t)
+        if not d:
+            continue
+        def mr(ref):
+            b = mres.get(ref, {}).get("net")
+            return fmt(d["net"] / b, 2) if b and b > 0 and t != "none" else "-"
+        L.append(f"| {t} | {d['n']} | {fmt(d['probes'])} | {fmt(d['net'])} | "
+                 f"{fmt(d['min'])} | {mr('ftrace-sched')} | {mr('null-sched')} | "
+                 f"{mr('bpf-sched')} |")
+
+
+def mratio(ref):
+    a = mres.get("fxt-sched", {}).get("net")
+    b = mres.get(ref, {}).get("net")
+    return a / b if a is not None and b and b > 0 else None
+
+
+# Targets
+L.append("\n## Targets (tracked, not asserted)\n")
+L.append("| target | workload | measured | met |")
+L.append("|---|---|---:|---|")
+for w in ["pingpong", "messaging"]:
+    for ref, lim in [("ftrace-sched", 0.5), ("bpf-sched", 0.7), ("null-sched", 1.5)]:
+        r = ratio(w, "fxt-sched", ref)
+        L.append(f"| fxt-sched ns/event <= {lim}x {ref} | {w} | {fmt(r, 2)}x | "
+                 f"{'-' if r is None else ('yes' if r <= lim else 'NO (%.1fx over)' % (r / lim))} |")
+for ref, lim in [("ftrace-sched", 0.5), ("bpf-sched", 0.7), ("null-sched", 1.5)]:
+    r = mratio(ref)
+    L.append(f"| fxt-sched probe cost <= {lim}x {ref} | probebench | {fmt(r, 2)}x | "
+             f"{'-' if r is None else ('yes' if r <= lim else 'NO (%.1fx over)' % (r / lim))} |")
+b = res.get(("messaging", "fxt-sched"), {}).get("b_sw")
+L.append(f"| <= 20 bytes per switch (fxt -c sched) | messaging | {fmt(b, 1)} | "
+         f"{'-' if b is None else ('yes' if b <= 20 else 'NO (%.1fx over)' % (b / 20))} |")
+b = res.get(("messaging", "fxt-all"), {}).get("b_sw")
+L.append(f"| (for reference: archive bytes per switch, fxt all categories) | messaging | {fmt(b, 1)} | |")
+for r in rows:
+    if r["workload"] in ("pingpong-x", "messaging-big"):
+        ns, ev, lost = num(r["wall_ns"]), num(r["events"]), num(r["lost"])
+        sw = num(r["switches"])
+        rate = sw / (ns / 1e9) if ns and sw else None
+        L.append(f"| streaming, default buffer, no loss (fxt all) | {r['workload']} "
+                 f"| {fmt(ev)} records, {fmt(sw)} switches, {fmt(rate)} switches/s, "
+                 f"{fmt(lost)} dropped | {'yes' if lost == 0 else 'NO'} |")
+lost_fxt = sum((res.get((w, t), {}).get("lost") or 0) for w in WORKLOADS
+               for t in ("fxt-sched", "fxt-all"))
+L.append(f"| no loss in any fxt run above | all | {lost_fxt:.0f} dropped | "
+         f"{'yes' if lost_fxt == 0 else 'NO'} |")
+if failed:
+    L.append(f"\n{len(failed)} run(s) failed and are left out: " +
+             ", ".join(f"{r['workload']}/{r['tracer']}/rep{r['rep']}" for r in failed))
+L.append("\nLTTng: unavailable (Debian's lttng-modules-dkms 2.13.9 does not build "
+         "against Debian's 6.1 kernels).")
+text = "\n".join(L) + "\n"
+open(os.path.join(out, "results.md"), "w").write(text)
+print(text)
+
+# Chart: ns/event by tracer, ping-pong and messaging, IQR error bars.
+dat = os.path.join(out, "overhead.dat")
+chart_tr = [t for t in TRACERS if t != "none"]
+with open(dat, "w") as f:
+    f.write("tracer")
+    for w in ("pingpong", "messaging"):
+        f.write(f" {w} {w}_q1 {w}_q3")
+    f.write("\n")
+    for t in chart_tr:
+        f.write(t)
+        for w in ("pingpong", "messaging"):
+            d = res.get((w, t), {})
+            if d.get("ns_ev") is None:
+                f.write(" 0 0 0")
+            else:
+                f.write(f" {d['ns_ev']:.1f} {d['ns_q1']:.1f} {d['ns_q3']:.1f}")
+        f.write("\n")
+gp = f"""
+set terminal pngcairo size 1100,600 font ",11"
+set output '{os.path.join(out, "overhead.png")}'
+set title "Tracer overhead per event above no tracing (median, IQR bars; 2-vCPU TCG guest)"
+set ylabel "ns per event"
+set style data histograms
+set style histogram errorbars gap 1 lw 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set xtics rotate by -30 nomirror
+set grid ytics
+set key top left
+set yrange [0:*]
+plot '{dat}' using 2:3:4:xtic(1) title "ping-pong (per switch / per event)" lc rgb "#3b75af", \\
+     '' using 5:6:7 title "messaging" lc rgb "#ef8636"
+"""
+try:
+    subprocess.run(["gnuplot"], input=gp, text=True, check=True)
+except (OSError, subprocess.CalledProcessError) as e:
+    print(f"analyze: gnuplot failed: {e}", file=sys.stderr)
