@@ -11,7 +11,8 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KVER KDIR
 
 .PHONY: all module userspace selftests check unit-test vmtest demo bench \
-	fuzz checkpatch sparse install clean deps
+	fuzz checkpatch sparse install module-install dkms-install dkms-test \
+	clean deps
 
 all: module userspace
 
@@ -51,10 +52,42 @@ fuzz:
 	$(MAKE) -C userspace fuzz FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60)
 
 checkpatch:
+	scripts/kselftest-headers
 	scripts/checkpatch
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 modules
+
+# Installation on a real machine (Documentation/usage.rst).
+PREFIX ?= /usr/local
+UDEVDIR ?= /etc/udev/rules.d
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+# What dkms needs to build the module: the Kbuild files and the sources.
+DKMS_SOURCES = Kbuild dkms.conf module/Kbuild \
+	       $(filter-out %.mod.c,$(wildcard module/*.[ch])) \
+	       $(wildcard include/fxt/*.h include/uapi/linux/*.h)
+
+install: userspace
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(UDEVDIR)
+	install -m 0755 userspace/fxt-collect userspace/fxt-dump \
+		userspace/fxt-report $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 userspace/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 packaging/60-fxt.rules $(DESTDIR)$(UDEVDIR)/
+
+module-install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+
+# Copy the module sources to /usr/src/fxt-VERSION and let dkms build and
+# install fxt.ko for every installed kernel that has headers.
+dkms-install:
+	install -d $(DESTDIR)/usr/src/fxt-$(VERSION)
+	cp --parents $(DKMS_SOURCES) $(DESTDIR)/usr/src/fxt-$(VERSION)/
+	dkms install -m fxt -v $(VERSION) --all
+
+# Build (never install) through dkms in private trees, to test dkms.conf.
+dkms-test:
+	scripts/dkms-test $(VERSION) $(KVER) $(DKMS_SOURCES)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
