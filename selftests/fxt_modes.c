@@ -1,0 +1,936 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxt_modes - the buffering modes end to end, and the buffer edge cases:
+ *
+ *  mode_*       oneshot, circular and streaming through fxt-collect: exit 0,
+ *               fxt-dump --check passes, context switches from every CPU;
+ *  circular_*   a 128K buffer wraps >= 10 times and every kept reference
+ *               still resolves;
+ *  slow_*       streaming with a collector SIGSTOPped mid-ping-pong: records
+ *               are dropped, and per CPU written + dropped equals the
+ *               switches the BPF switch log (oracle/swlog.h) saw between the
+ *               archive's first and last switch on that CPU; the fxt/dropped
+ *               counters and "buffer full" events match the statistics;
+ *  durable_*    circular, /dev/fxt driven directly with a 4 KiB durable
+ *               buffer: durable full stops recording on that CPU;
+ *  retain_*     start / stop / start: RETAIN keeps the first window,
+ *               CLEAR_ENTIRE loses it (buffers read through the mapping);
+ *  nesting_*    all categories under timer and IPI load: interrupt
+ *               begin/end events nest per CPU.
+ *
+ * Every scenario runs once in main(), before the harness forks the cases;
+ * each case checks one property of those runs. Knob: FXT_MODES_N (round
+ * trips of the switch-heavy ping-pongs, default 20000).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/fxt.h>
+
+#include "kselftest_harness.h"
+#include "fm_util.h"
+#include "libfxt.h"
+#include "swlog.h"
+
+static const char *tmpdir(void)
+{
+	const char *t = getenv("FXT_SELFTEST_TMP");
+
+	return t && *t ? t : "/tmp";
+}
+
+static int CPUS[FM_MAX_CPUS], NCPUS;
+
+/* One fxt-collect run: what every collector scenario keeps. */
+struct crun {
+	bool ran;			/* collector started and was stopped */
+	char why[256];
+	int status;			/* collector wait status */
+	int dump_status;		/* fxt-dump --check wait status */
+	bool scanned;
+	struct fm_scan scan;
+	int nrows;
+	struct fm_stats_row rows[FM_MAX_CPUS];
+	char archive[PATH_MAX], log[PATH_MAX], dump_log[PATH_MAX];
+};
+
+static void crun_paths(struct crun *r, const char *name)
+{
+	snprintf(r->archive, sizeof(r->archive), "%s/%s.fxt", tmpdir(), name);
+	snprintf(r->log, sizeof(r->log), "%s/%s-collect.log", tmpdir(), name);
+	snprintf(r->dump_log, sizeof(r->dump_log), "%s/%s-dump.log", tmpdir(),
+		 name);
+}
+
+/* SIGINT the collector, then stats, fxt-dump --check and the scan. */
+static void crun_finish(struct crun *r, pid_t pid, const uint64_t *tids,
+			int ntids)
+{
+	kill(pid, SIGINT);
+	if (!fm_wait(pid, 120, &r->status)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &r->status, 0);
+		snprintf(r->why, sizeof(r->why), "fxt-collect hung after SIGINT");
+		return;
+	}
+	r->ran = true;
+	r->nrows = fm_parse_stats(r->log, r->rows);
+	r->dump_status = fm_dump_check(r->archive, r->dump_log);
+	r->scanned = !fm_scan(r->archive, tids, ntids, &r->scan);
+	if (!WIFEXITED(r->status) || WEXITSTATUS(r->status))
+		fm_print_file("fxt-collect output", r->log, 20);
+}
+
+static void crun_print(const char *name, const struct crun *r)
+{
+	printf("# %s: %s%s status 0x%x, dump 0x%x, %llu records\n", name,
+	       r->ran ? "ran" : "did not run: ", r->ran ? "," : r->why,
+	       r->status, r->dump_status,
+	       (unsigned long long)r->scan.records);
+	for (int c = 0; c < FM_MAX_CPUS; c++) {
+		const struct fm_stats_row *s = &r->rows[c];
+		const struct fm_prov *p = &r->scan.prov[c];
+
+		if (!s->present && !p->seen)
+			continue;
+		printf("#   cpu%d: records %llu dropped %llu durable %llu d.dropped %llu wraps %llu %s| archive: switches %llu, watched %llu, undefined refs %llu, buffer full %llu, dropped counter %s%llu, irq begin %llu end %llu mismatch %llu orphans %llu+%llu\n",
+		       c, (unsigned long long)s->records,
+		       (unsigned long long)s->dropped,
+		       (unsigned long long)s->durable,
+		       (unsigned long long)s->d_dropped,
+		       (unsigned long long)s->wraps, s->flags,
+		       (unsigned long long)p->switches,
+		       (unsigned long long)p->tid_switches,
+		       (unsigned long long)p->undefined_refs,
+		       (unsigned long long)p->buffer_full,
+		       p->have_dropped ? "" : "none ",
+		       (unsigned long long)p->dropped_last,
+		       (unsigned long long)p->irq_begin,
+		       (unsigned long long)p->irq_end,
+		       (unsigned long long)p->nest_mismatch,
+		       (unsigned long long)p->orphan_start,
+		       (unsigned long long)p->orphan_late);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* 1. Each mode end to end.                                            */
+
+static const char *const MODES[3] = { "oneshot", "circular", "streaming" };
+static struct crun MODE_RUN[3];
+
+static void run_mode(int m)
+{
+	struct crun *r = &MODE_RUN[m];
+	const char *extra[] = { "-b", "2M", NULL };
+	char name[32];
+	pid_t pid;
+
+	snprintf(name, sizeof(name), "modes-%s", MODES[m]);
+	crun_paths(r, name);
+	pid = fm_collect_start(r->archive, MODES[m], extra, r->log, r->why,
+			       sizeof(r->why));
+	if (pid < 0)
+		return;
+	/* Sleepers pinned to every CPU, and a ping-pong across CPUs. */
+	fm_sleepers(2 * NCPUS, 100, 200000, CPUS, NCPUS);
+	fm_pingpong(1000, CPUS[0], CPUS[NCPUS - 1], NULL);
+	crun_finish(r, pid, NULL, 0);
+	crun_print(name, r);
+}
+
+#define NEED(r) do {							\
+	if (!(r).ran)							\
+		SKIP(return, "scenario did not run: %s", (r).why);	\
+} while (0)
+
+#define EXPECT_EXIT0(status, what) do {					\
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("%s: wait status 0x%x", what, status); \
+	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("%s exit status", what); \
+} while (0)
+
+static void check_mode_exit(struct __test_metadata *_metadata, int m)
+{
+	NEED(MODE_RUN[m]);
+	EXPECT_EXIT0(MODE_RUN[m].status, "fxt-collect");
+}
+
+static void check_mode_dump(struct __test_metadata *_metadata, int m)
+{
+	NEED(MODE_RUN[m]);
+	if (MODE_RUN[m].dump_status)
+		fm_print_file("fxt-dump --check", MODE_RUN[m].dump_log, 20);
+	EXPECT_EXIT0(MODE_RUN[m].dump_status, "fxt-dump --check");
+}
+
+static void check_mode_cpus(struct __test_metadata *_metadata, int m)
+{
+	NEED(MODE_RUN[m]);
+	ASSERT_TRUE(MODE_RUN[m].scanned);
+	for (int i = 0; i < NCPUS; i++) {
+		EXPECT_LT(0, MODE_RUN[m].scan.prov[CPUS[i]].switches)
+			TH_LOG("%s: no context switch from cpu %d", MODES[m],
+			       CPUS[i]);
+	}
+}
+
+TEST(mode_oneshot_collector_exit_0)	{ check_mode_exit(_metadata, 0); }
+TEST(mode_oneshot_dump_check)		{ check_mode_dump(_metadata, 0); }
+TEST(mode_oneshot_switches_every_cpu)	{ check_mode_cpus(_metadata, 0); }
+TEST(mode_circular_collector_exit_0)	{ check_mode_exit(_metadata, 1); }
+TEST(mode_circular_dump_check)		{ check_mode_dump(_metadata, 1); }
+TEST(mode_circular_switches_every_cpu)	{ check_mode_cpus(_metadata, 1); }
+TEST(mode_streaming_collector_exit_0)	{ check_mode_exit(_metadata, 2); }
+TEST(mode_streaming_dump_check)		{ check_mode_dump(_metadata, 2); }
+TEST(mode_streaming_switches_every_cpu)	{ check_mode_cpus(_metadata, 2); }
+
+/* ------------------------------------------------------------------ */
+/* 2. Circular with a small buffer: wraps, refs still resolve.         */
+
+static struct crun CIRC;
+static unsigned long ROUNDS;
+
+static void run_circular(void)
+{
+	const char *extra[] = { "-b", "128K", NULL };
+	pid_t pid;
+
+	crun_paths(&CIRC, "modes-circ-wrap");
+	pid = fm_collect_start(CIRC.archive, "circular", extra, CIRC.log,
+			       CIRC.why, sizeof(CIRC.why));
+	if (pid < 0)
+		return;
+	/* Unpinned: both threads often share a CPU, which then wraps a lot. */
+	fm_pingpong(ROUNDS, -1, -1, NULL);
+	crun_finish(&CIRC, pid, NULL, 0);
+	crun_print("circular 128K", &CIRC);
+}
+
+TEST(circular_collector_exit_0)
+{
+	NEED(CIRC);
+	EXPECT_EXIT0(CIRC.status, "fxt-collect");
+}
+
+TEST(circular_wraps_10_times)
+{
+	uint64_t max = 0;
+
+	NEED(CIRC);
+	ASSERT_LT(0, CIRC.nrows) TH_LOG("no statistics table in %s", CIRC.log);
+	for (int c = 0; c < FM_MAX_CPUS; c++)
+		if (CIRC.rows[c].wraps > max)
+			max = CIRC.rows[c].wraps;
+	ASSERT_LE(10, max) TH_LOG("most wraps on one CPU: %llu",
+				  (unsigned long long)max);
+}
+
+TEST(circular_dump_check)
+{
+	NEED(CIRC);
+	if (CIRC.dump_status)
+		fm_print_file("fxt-dump --check", CIRC.dump_log, 20);
+	EXPECT_EXIT0(CIRC.dump_status, "fxt-dump --check");
+}
+
+TEST(circular_refs_resolve)
+{
+	uint64_t undef = 0;
+
+	NEED(CIRC);
+	ASSERT_TRUE(CIRC.scanned);
+	ASSERT_FALSE(CIRC.scan.read_error);
+	for (int c = 0; c < FM_MAX_CPUS; c++)
+		undef += CIRC.scan.prov[c].undefined_refs;
+	EXPECT_EQ(0, undef) TH_LOG("thread refs with no thread record");
+	EXPECT_EQ(0, CIRC.scan.thread_undefined);
+	EXPECT_EQ(0, CIRC.scan.string_undefined);
+	EXPECT_EQ(0, CIRC.scan.undefined_strs);
+	EXPECT_EQ(0, CIRC.scan.diags) TH_LOG("libfxt diagnostics");
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. Streaming with a slow collector: exact accounting.               */
+
+static struct crun SLOW;
+static bool SLOW_LOGGED;
+static uint64_t SLOW_LOST, SLOW_MISSES;
+/* Per CPU: switches in the log between the archive's first and last. */
+static uint64_t SLOW_WINDOW[FM_MAX_CPUS];
+static bool SLOW_MATCHED[FM_MAX_CPUS];
+static char SLOW_MATCH_WHY[FM_MAX_CPUS][96];
+
+static void run_slow(void)
+{
+	const char *extra[] = { "-b", "64K", "-c", "sched", NULL };
+	struct swlog *l;
+	struct fm_bg *bg;
+	pid_t pid;
+	int err;
+
+	crun_paths(&SLOW, "modes-slow");
+	l = swlog_open(1u << 26);
+	if (!l) {
+		snprintf(SLOW.why, sizeof(SLOW.why), "swlog_open: %s",
+			 strerror(errno));
+		return;
+	}
+	/* The log's window contains the collector's whole session. */
+	err = swlog_start(l);
+	if (err) {
+		snprintf(SLOW.why, sizeof(SLOW.why), "swlog_start: %s",
+			 strerror(-err));
+		goto out;
+	}
+	pid = fm_collect_start(SLOW.archive, "streaming", extra, SLOW.log,
+			       SLOW.why, sizeof(SLOW.why));
+	if (pid < 0)
+		goto out;
+	bg = fm_pingpong_bg(ROUNDS, -1, -1);
+	usleep(100000);
+	kill(pid, SIGSTOP);
+	usleep(600000);
+	kill(pid, SIGCONT);
+	fm_bg_join(bg, NULL);
+	usleep(200000);		/* let it catch up */
+	crun_finish(&SLOW, pid, NULL, 0);
+	swlog_stop(l);
+	SLOW_LOGGED = true;
+	SLOW_LOST = swlog_lost(l);
+	SLOW_MISSES = swlog_misses(l);
+	for (int c = 0; c < FM_MAX_CPUS && c < swlog_nr_cpus(l); c++) {
+		const struct fm_prov *p = &SLOW.scan.prov[c];
+		long i, j;
+		size_t n;
+
+		swlog_cpu(l, c, &n);
+		if (!p->switches) {
+			SLOW_MATCHED[c] = true;
+			continue;
+		}
+		i = swlog_find(l, c, p->first.out, p->first.in, p->first.ts);
+		j = swlog_find(l, c, p->last.out, p->last.in, p->last.ts);
+		if (i < 0 || j < 0 || j < i) {
+			snprintf(SLOW_MATCH_WHY[c], sizeof(SLOW_MATCH_WHY[c]),
+				 "first %ld, last %ld of %zu logged", i, j, n);
+			continue;
+		}
+		SLOW_MATCHED[c] = true;
+		SLOW_WINDOW[c] = j - i + 1;
+		printf("# slow cpu%d: log %zu switches, window [%ld, %ld] = %llu\n",
+		       c, n, i, j, (unsigned long long)SLOW_WINDOW[c]);
+	}
+	crun_print("streaming, slow collector", &SLOW);
+	printf("# swlog: lost %llu, missed runs %llu\n",
+	       (unsigned long long)SLOW_LOST, (unsigned long long)SLOW_MISSES);
+out:
+	swlog_close(l);
+}
+
+TEST(slow_collector_exit_0)
+{
+	NEED(SLOW);
+	EXPECT_EXIT0(SLOW.status, "fxt-collect");
+}
+
+TEST(slow_records_dropped)
+{
+	uint64_t d = 0;
+
+	NEED(SLOW);
+	ASSERT_LT(0, SLOW.nrows) TH_LOG("no statistics table in %s", SLOW.log);
+	for (int c = 0; c < FM_MAX_CPUS; c++)
+		d += SLOW.rows[c].dropped;
+	ASSERT_LT(0, d) TH_LOG("nothing dropped: the slow collector tested nothing");
+}
+
+TEST(slow_switch_log_complete)
+{
+	NEED(SLOW);
+	ASSERT_TRUE(SLOW_LOGGED);
+	EXPECT_EQ(0, SLOW_LOST) TH_LOG("switch log ring buffer overflowed");
+	EXPECT_EQ(0, SLOW_MISSES) TH_LOG("switch log program runs skipped");
+}
+
+TEST(slow_written_plus_dropped_equals_switches)
+{
+	NEED(SLOW);
+	ASSERT_TRUE(SLOW_LOGGED);
+	ASSERT_TRUE(SLOW.scanned);
+	ASSERT_LT(0, SLOW.nrows);
+	for (int c = 0; c < FM_MAX_CPUS; c++) {
+		const struct fm_stats_row *s = &SLOW.rows[c];
+
+		if (!s->present)
+			continue;
+		EXPECT_TRUE(SLOW_MATCHED[c])
+			TH_LOG("cpu %d: archive's first/last switch not in the log: %s",
+			       c, SLOW_MATCH_WHY[c]);
+		if (!SLOW_MATCHED[c])
+			continue;
+		EXPECT_EQ(SLOW_WINDOW[c], s->records + s->dropped)
+			TH_LOG("cpu %d: log %llu switches, fxt written %llu + dropped %llu",
+			       c, (unsigned long long)SLOW_WINDOW[c],
+			       (unsigned long long)s->records,
+			       (unsigned long long)s->dropped);
+	}
+}
+
+TEST(slow_dropped_counter_matches_stats)
+{
+	NEED(SLOW);
+	ASSERT_TRUE(SLOW.scanned);
+	ASSERT_LT(0, SLOW.nrows);
+	for (int c = 0; c < FM_MAX_CPUS; c++) {
+		const struct fm_stats_row *s = &SLOW.rows[c];
+		const struct fm_prov *p = &SLOW.scan.prov[c];
+		uint64_t want = s->dropped + s->d_dropped;
+
+		if (!s->present)
+			continue;
+		if (!want) {
+			EXPECT_FALSE(p->have_dropped)
+				TH_LOG("cpu %d: fxt/dropped counter without drops", c);
+			continue;
+		}
+		EXPECT_TRUE(p->have_dropped)
+			TH_LOG("cpu %d dropped %llu: no fxt/dropped counter", c,
+			       (unsigned long long)want);
+		EXPECT_EQ(want, p->dropped_last) TH_LOG("cpu %d", c);
+	}
+}
+
+TEST(slow_buffer_full_event_per_dropping_cpu)
+{
+	NEED(SLOW);
+	ASSERT_TRUE(SLOW.scanned);
+	ASSERT_LT(0, SLOW.nrows);
+	for (int c = 0; c < FM_MAX_CPUS; c++) {
+		const struct fm_stats_row *s = &SLOW.rows[c];
+
+		if (!s->present)
+			continue;
+		if (s->dropped + s->d_dropped) {
+			EXPECT_LT(0, SLOW.scan.prov[c].buffer_full)
+				TH_LOG("cpu %d dropped, no \"buffer full\" event", c);
+		} else {
+			EXPECT_EQ(0, SLOW.scan.prov[c].buffer_full)
+				TH_LOG("cpu %d: \"buffer full\" without drops", c);
+		}
+	}
+}
+
+TEST(slow_dump_check)
+{
+	NEED(SLOW);
+	if (SLOW.dump_status)
+		fm_print_file("fxt-dump --check", SLOW.dump_log, 20);
+	EXPECT_EXIT0(SLOW.dump_status, "fxt-dump --check");
+}
+
+/* ------------------------------------------------------------------ */
+/* Driving /dev/fxt directly.                                          */
+
+struct dev {
+	int fd;
+	struct fxt_layout layout;
+	const uint8_t *map;
+};
+
+static int dev_init(struct dev *d, uint32_t mode, uint64_t size,
+		    uint64_t durable, uint32_t cats)
+{
+	struct fxt_config cfg = { .buffer_size = size, .mode = mode,
+				  .categories = cats, .durable_size = durable };
+
+	d->map = NULL;
+	d->fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	if (d->fd < 0)
+		return -errno;
+	if (ioctl(d->fd, FXT_IOC_INITIALIZE, &cfg) ||
+	    ioctl(d->fd, FXT_IOC_GET_LAYOUT, &d->layout)) {
+		int err = -errno;
+
+		close(d->fd);
+		d->fd = -1;
+		return err;
+	}
+	return 0;
+}
+
+static int dev_start(struct dev *d, uint32_t disposition)
+{
+	struct fxt_start_options o = { .disposition = disposition };
+
+	return ioctl(d->fd, FXT_IOC_START, &o) ? -errno : 0;
+}
+
+static int dev_stop(struct dev *d, uint32_t flags)
+{
+	struct fxt_stop_options o = { .flags = flags };
+
+	return ioctl(d->fd, FXT_IOC_STOP, &o) ? -errno : 0;
+}
+
+static bool cpu_possible(const struct dev *d, unsigned int cpu)
+{
+	return cpu < 256 && (d->layout.possible_cpus[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+static int dev_close(struct dev *d)
+{
+	int err = 0;
+
+	if (d->fd < 0)
+		return -EBADF;
+	if (d->map)
+		munmap((void *)d->map, d->layout.map_size);
+	d->map = NULL;
+	if (ioctl(d->fd, FXT_IOC_TERMINATE))
+		err = -errno;
+	close(d->fd);
+	d->fd = -1;
+	return err;
+}
+
+/*
+ * Write the mapped buffers (after a stop) as an archive, the way the
+ * collector's final save does: per CPU, provider info, durable data, older
+ * rolling buffer (circular, wrapped), current one.
+ */
+static int dev_save(struct dev *d, const char *path)
+{
+	struct fxt_writer w;
+	int fd, err;
+
+	d->map = mmap(NULL, d->layout.map_size, PROT_READ, MAP_SHARED, d->fd, 0);
+	if (d->map == MAP_FAILED) {
+		d->map = NULL;
+		return -errno;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	err = fxt_writer_init(&w, fd);
+	if (!err)
+		err = fxt_write_magic(&w);
+	for (unsigned int c = 0; !err && c < d->layout.nr_cpus; c++) {
+		const uint8_t *base = d->map + (uint64_t)c * d->layout.cpu_stride;
+		const struct fxt_buffer_header *h = (const void *)base;
+		uint64_t cur = h->rolling_current, dur = h->durable_reserved;
+		uint64_t off = cur & FXT_ROLLING_OFFSET_MASK;
+		uint32_t wrapped = cur >> FXT_ROLLING_OFFSET_BITS;
+		unsigned int b = wrapped & 1;
+		char name[16];
+
+		if (!cpu_possible(d, c))
+			continue;
+		if (h->magic != FXT_BUFFER_MAGIC) {
+			err = -EPROTO;
+			break;
+		}
+		snprintf(name, sizeof(name), "cpu%u", c);
+		err = fxt_write_provider_info(&w, c, name);
+		if (!err)
+			err = fxt_write_init(&w, 1000000000ull);
+		if (dur > h->durable_size)
+			dur = h->durable_size;
+		if (!err && dur)
+			err = fxt_write_raw(&w, base + h->durable_offset, dur);
+		if (!err && h->mode == FXT_MODE_CIRCULAR && wrapped &&
+		    h->rolling_data_end[b ^ 1])
+			err = fxt_write_raw(&w, base + h->rolling_offset[b ^ 1],
+					    h->rolling_data_end[b ^ 1]);
+		if (off > h->rolling_size)
+			off = h->rolling_size;
+		if (!err && off)
+			err = fxt_write_raw(&w, base + h->rolling_offset[b], off);
+	}
+	if (!err)
+		err = fxt_writer_flush(&w);
+	fxt_writer_destroy(&w);
+	close(fd);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* 4. Circular, durable buffer full: the CPU stops recording.          */
+
+static struct {
+	bool ran;
+	char why[256];
+	struct fxt_cpu_stats s1[FM_MAX_CPUS], s2[FM_MAX_CPUS];
+	int stop_err, term_err;
+} DUR;
+
+struct renamer {
+	pthread_t th;
+	int cpu;
+	int n;
+};
+
+static void *renamer_main(void *arg)
+{
+	struct renamer *r = arg;
+	cpu_set_t set;
+	char name[16];
+
+	CPU_ZERO(&set);
+	CPU_SET(r->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (int i = 0; i < r->n; i++) {
+		snprintf(name, sizeof(name), "fr%u-%u", (r->cpu & 0xff), (i & 0xffff));
+		prctl(PR_SET_NAME, name);
+	}
+	/* A few forks: kernel object records of the children. */
+	for (int i = 0; i < 20; i++) {
+		pid_t p = fork();
+
+		if (p == 0)
+			_exit(0);
+		if (p > 0)
+			waitpid(p, NULL, 0);
+	}
+	return NULL;
+}
+
+static int get_stats(struct dev *d, struct fxt_cpu_stats *st)
+{
+	for (unsigned int c = 0; c < d->layout.nr_cpus && c < FM_MAX_CPUS; c++) {
+		st[c] = (struct fxt_cpu_stats){ .cpu = c };
+		if (cpu_possible(d, c) && ioctl(d->fd, FXT_IOC_GET_STATS, &st[c]))
+			return -errno;
+	}
+	return 0;
+}
+
+static void print_stats(const char *what, const struct fxt_cpu_stats *st)
+{
+	for (int i = 0; i < NCPUS; i++) {
+		const struct fxt_cpu_stats *s = &st[CPUS[i]];
+
+		printf("# %s cpu%d: flags %#x written %llu dropped %llu durable %llu d.dropped %llu wraps %llu\n",
+		       what, CPUS[i], s->flags,
+		       (unsigned long long)s->records_written,
+		       (unsigned long long)s->records_dropped,
+		       (unsigned long long)s->durable_records,
+		       (unsigned long long)s->durable_dropped,
+		       (unsigned long long)s->wrapped_count);
+	}
+}
+
+static void run_durable_full(void)
+{
+	struct renamer r[FM_MAX_CPUS];
+	struct dev d;
+	int err;
+
+	err = dev_init(&d, FXT_MODE_CIRCULAR, 64 << 10, 4096, 0);
+	if (err) {
+		snprintf(DUR.why, sizeof(DUR.why), "initialize: %s", strerror(-err));
+		return;
+	}
+	err = dev_start(&d, FXT_START_CLEAR_ENTIRE);
+	if (err) {
+		snprintf(DUR.why, sizeof(DUR.why), "start: %s", strerror(-err));
+		dev_close(&d);
+		return;
+	}
+	for (int i = 0; i < NCPUS; i++) {
+		r[i] = (struct renamer){ .cpu = CPUS[i], .n = 500 };
+		pthread_create(&r[i].th, NULL, renamer_main, &r[i]);
+	}
+	for (int i = 0; i < NCPUS; i++)
+		pthread_join(r[i].th, NULL);
+	err = get_stats(&d, DUR.s1);
+	/* More switches on every CPU, after the durable buffer filled. */
+	for (int i = 0; !err && i < NCPUS; i++)
+		fm_pingpong(300, CPUS[i], CPUS[i], NULL);
+	fm_sleepers(2 * NCPUS, 50, 200000, CPUS, NCPUS);
+	if (!err)
+		err = get_stats(&d, DUR.s2);
+	if (err) {
+		snprintf(DUR.why, sizeof(DUR.why), "stats: %s", strerror(-err));
+		dev_close(&d);
+		return;
+	}
+	DUR.stop_err = dev_stop(&d, FXT_STOP_WRITE_RESULTS);
+	DUR.term_err = dev_close(&d);
+	DUR.ran = true;
+	print_stats("durable-full, after renames", DUR.s1);
+	print_stats("durable-full, later", DUR.s2);
+}
+
+TEST(durable_full_flag_set)
+{
+	bool any = false;
+
+	NEED(DUR);
+	for (int i = 0; i < NCPUS; i++)
+		any |= !!(DUR.s1[CPUS[i]].flags & FXT_CPU_DURABLE_FULL);
+	ASSERT_TRUE(any) TH_LOG("no CPU reports FXT_CPU_DURABLE_FULL");
+}
+
+TEST(durable_full_durable_dropped)
+{
+	bool any = false;
+
+	NEED(DUR);
+	for (int i = 0; i < NCPUS; i++) {
+		const struct fxt_cpu_stats *s = &DUR.s1[CPUS[i]];
+
+		if (!(s->flags & FXT_CPU_DURABLE_FULL))
+			continue;
+		any = true;
+		EXPECT_LT(0, s->durable_dropped) TH_LOG("cpu %d", CPUS[i]);
+	}
+	ASSERT_TRUE(any);
+}
+
+TEST(durable_full_stops_recording)
+{
+	bool any = false;
+
+	NEED(DUR);
+	for (int i = 0; i < NCPUS; i++) {
+		const struct fxt_cpu_stats *a = &DUR.s1[CPUS[i]];
+		const struct fxt_cpu_stats *b = &DUR.s2[CPUS[i]];
+
+		if (!(a->flags & FXT_CPU_DURABLE_FULL))
+			continue;
+		any = true;
+		EXPECT_TRUE(b->flags & FXT_CPU_DURABLE_FULL) TH_LOG("cpu %d", CPUS[i]);
+		EXPECT_LT(a->records_dropped, b->records_dropped)
+			TH_LOG("cpu %d: rolling drops did not grow", CPUS[i]);
+		EXPECT_EQ(a->records_written, b->records_written)
+			TH_LOG("cpu %d: still writing after durable full", CPUS[i]);
+		EXPECT_EQ(a->durable_records, b->durable_records)
+			TH_LOG("cpu %d: durable records written after full", CPUS[i]);
+	}
+	ASSERT_TRUE(any);
+}
+
+TEST(durable_full_stop_and_terminate)
+{
+	NEED(DUR);
+	EXPECT_EQ(0, DUR.stop_err);
+	EXPECT_EQ(0, DUR.term_err);
+}
+
+/* ------------------------------------------------------------------ */
+/* 5. Start / stop / start: RETAIN keeps the first window.             */
+
+struct two_windows {
+	bool ran;
+	char why[256];
+	pid_t a[2], b[2];
+	struct fm_scan sa, sb;	/* scan watching A's, B's tids */
+};
+
+static struct two_windows RETAIN, CLEAR;
+
+static void run_two_windows(struct two_windows *t, uint32_t mode,
+			    uint32_t second, const char *name)
+{
+	char path[PATH_MAX];
+	uint64_t tids[2];
+	struct dev d;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s.fxt", tmpdir(), name);
+	err = dev_init(&d, mode, 2 << 20, 0, FXT_CAT_SCHED);
+	if (err) {
+		snprintf(t->why, sizeof(t->why), "initialize: %s", strerror(-err));
+		return;
+	}
+	err = dev_start(&d, FXT_START_CLEAR_ENTIRE);
+	if (!err)
+		err = fm_pingpong(300, -1, -1, t->a);
+	if (!err)
+		err = dev_stop(&d, 0);
+	if (!err)
+		err = dev_start(&d, second);
+	if (!err)
+		err = fm_pingpong(300, -1, -1, t->b);
+	if (!err)
+		err = dev_stop(&d, FXT_STOP_WRITE_RESULTS);
+	if (!err)
+		err = dev_save(&d, path);
+	dev_close(&d);
+	if (err) {
+		snprintf(t->why, sizeof(t->why), "%s", strerror(-err));
+		return;
+	}
+	tids[0] = t->a[0], tids[1] = t->a[1];
+	err = fm_scan(path, tids, 2, &t->sa);
+	tids[0] = t->b[0], tids[1] = t->b[1];
+	if (!err)
+		err = fm_scan(path, tids, 2, &t->sb);
+	if (err) {
+		snprintf(t->why, sizeof(t->why), "scan: %s", strerror(-err));
+		return;
+	}
+	t->ran = true;
+	uint64_t na = 0, nb = 0;
+
+	for (int c = 0; c < FM_MAX_CPUS; c++) {
+		na += t->sa.prov[c].tid_switches;
+		nb += t->sb.prov[c].tid_switches;
+	}
+	printf("# %s: A %d,%d: %llu switches; B %d,%d: %llu switches; %llu diagnostics\n",
+	       name, t->a[0], t->a[1], (unsigned long long)na, t->b[0],
+	       t->b[1], (unsigned long long)nb,
+	       (unsigned long long)t->sa.diags);
+}
+
+static uint64_t tid_switches(const struct fm_scan *s)
+{
+	uint64_t n = 0;
+
+	for (int c = 0; c < FM_MAX_CPUS; c++)
+		n += s->prov[c].tid_switches;
+	return n;
+}
+
+TEST(retain_keeps_first_window)
+{
+	NEED(RETAIN);
+	EXPECT_LT(300, tid_switches(&RETAIN.sa))
+		TH_LOG("thread A's switches (first window) missing");
+	EXPECT_LT(300, tid_switches(&RETAIN.sb))
+		TH_LOG("thread B's switches (second window) missing");
+}
+
+TEST(retain_buffers_read_cleanly)
+{
+	NEED(RETAIN);
+	EXPECT_EQ(0, RETAIN.sa.diags);
+	EXPECT_FALSE(RETAIN.sa.read_error);
+}
+
+TEST(clear_entire_loses_first_window)
+{
+	NEED(CLEAR);
+	EXPECT_EQ(0, tid_switches(&CLEAR.sa))
+		TH_LOG("thread A's switches survived CLEAR_ENTIRE");
+	EXPECT_LT(300, tid_switches(&CLEAR.sb))
+		TH_LOG("thread B's switches (second window) missing");
+}
+
+/* ------------------------------------------------------------------ */
+/* 6. Interrupt events nest under timer and IPI load.                  */
+
+static struct crun NEST;
+
+static void run_nesting(void)
+{
+	const char *extra[] = { "-b", "256K", NULL };
+	struct fm_bg *bg;
+	pid_t pid;
+
+	crun_paths(&NEST, "modes-nesting");
+	pid = fm_collect_start(NEST.archive, "streaming", extra, NEST.log,
+			       NEST.why, sizeof(NEST.why));
+	if (pid < 0)
+		return;
+	/* Cross-CPU wakeups: reschedule IPIs; sleepers: timer interrupts. */
+	bg = fm_pingpong_bg(ROUNDS / 4, CPUS[0], CPUS[NCPUS - 1]);
+	fm_sleepers(16, 200, 50000, CPUS, NCPUS);
+	fm_bg_join(bg, NULL);
+	crun_finish(&NEST, pid, NULL, 0);
+	crun_print("nesting", &NEST);
+}
+
+TEST(nesting_collector_exit_0)
+{
+	NEED(NEST);
+	EXPECT_EXIT0(NEST.status, "fxt-collect");
+}
+
+TEST(nesting_dump_check)
+{
+	NEED(NEST);
+	if (NEST.dump_status)
+		fm_print_file("fxt-dump --check", NEST.dump_log, 20);
+	EXPECT_EXIT0(NEST.dump_status, "fxt-dump --check");
+}
+
+TEST(nesting_irq_events_seen)
+{
+	NEED(NEST);
+	ASSERT_TRUE(NEST.scanned);
+	for (int i = 0; i < NCPUS; i++) {
+		EXPECT_LT(0, NEST.scan.prov[CPUS[i]].irq_begin)
+			TH_LOG("cpu %d: no interrupt begin events", CPUS[i]);
+	}
+}
+
+TEST(nesting_begin_end_nest)
+{
+	NEED(NEST);
+	ASSERT_TRUE(NEST.scanned);
+	for (int c = 0; c < FM_MAX_CPUS; c++) {
+		const struct fm_prov *p = &NEST.scan.prov[c];
+		const struct fm_stats_row *s = &NEST.rows[c];
+
+		EXPECT_EQ(0, p->other_thread_irq)
+			TH_LOG("cpu %d: duration events off the irq pseudo-thread", c);
+		if (s->dropped) {
+			/* Lost records break pairs legitimately: report only. */
+			if (p->nest_mismatch || p->orphan_late)
+				TH_LOG("cpu %d dropped %llu records: %llu mismatches not counted",
+				       c, (unsigned long long)s->dropped,
+				       (unsigned long long)(p->nest_mismatch + p->orphan_late));
+			continue;
+		}
+		EXPECT_EQ(0, p->nest_mismatch)
+			TH_LOG("cpu %d: end does not match the innermost begin", c);
+		EXPECT_EQ(0, p->orphan_late)
+			TH_LOG("cpu %d: end without a begin after the start", c);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	double t0 = fm_now();
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ROUNDS = fm_env_ulong("FXT_MODES_N", 20000);
+	NCPUS = fm_cpus(CPUS, FM_MAX_CPUS);
+	if (NCPUS == 0)
+		CPUS[NCPUS++] = 0;
+	if (geteuid() != 0 || access(FXT_DEVICE_PATH, F_OK)) {
+		printf("# needs root and %s (fxt.ko loaded)\n", FXT_DEVICE_PATH);
+	} else {
+		for (int m = 0; m < 3; m++)
+			run_mode(m);
+		run_circular();
+		run_slow();
+		run_durable_full();
+		if (!DUR.ran)
+			printf("# durable-full: %s\n", DUR.why);
+		run_two_windows(&RETAIN, FXT_MODE_ONESHOT, FXT_START_RETAIN,
+				"modes-retain");
+		run_two_windows(&CLEAR, FXT_MODE_ONESHOT, FXT_START_CLEAR_ENTIRE,
+				"modes-clear");
+		if (!RETAIN.ran || !CLEAR.ran)
+			printf("# two windows: %s %s\n", RETAIN.why, CLEAR.why);
+		run_nesting();
+	}
+	printf("# scenarios took %.1f s\n", fm_now() - t0);
+	fflush(stdout);
+	return test_harness_run(argc, argv);
+}

@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fm_util.c - helpers of fxt_modes (fm_util.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fm_util.h"
+#include "libfxt.h"
+
+#define FM_IRQ_KOID_BASE	0x40000001ull
+#define FM_STACK_MAX		16
+
+double fm_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+unsigned long fm_env_ulong(const char *name, unsigned long def)
+{
+	const char *s = getenv(name);
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s)
+		return def;
+	v = strtoul(s, &end, 0);
+	return *end ? def : v;
+}
+
+void fm_tool(char *buf, size_t size, const char *env, const char *rel)
+{
+	char exe[PATH_MAX];
+	const char *s = getenv(env);
+	ssize_t n;
+
+	if (s && *s) {
+		snprintf(buf, size, "%s", s);
+		return;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		snprintf(buf, size, "%s", rel);
+		return;
+	}
+	exe[n] = '\0';
+	if (snprintf(buf, size, "%s/%s", dirname(dirname(exe)), rel) >= (int)size)
+		snprintf(buf, size, "%s", rel);
+}
+
+pid_t fm_spawn(char *const argv[], const char *log)
+{
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	pid_t pid;
+
+	if (fd < 0)
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		pid = -errno;
+		close(fd);
+		return pid;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null < 0)
+			_exit(126);
+		dup2(null, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], argv);
+		dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	return pid;
+}
+
+bool fm_wait(pid_t pid, double timeout, int *status)
+{
+	double end = fm_now() + timeout;
+
+	do {
+		pid_t ret = waitpid(pid, status, WNOHANG);
+
+		if (ret == pid)
+			return true;
+		if (ret < 0 && errno != EINTR)
+			return false;
+		usleep(10000);
+	} while (fm_now() < end);
+	return false;
+}
+
+bool fm_file_contains(const char *path, const char *needle)
+{
+	char buf[8192];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, needle) != NULL;
+}
+
+void fm_print_file(const char *what, const char *path, int max_lines)
+{
+	char line[512];
+	long total = 0, i = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		total++;
+	rewind(f);
+	printf("# --- %s (%s)%s\n", what, path,
+	       total > max_lines ? ", last lines" : "");
+	while (fgets(line, sizeof(line), f)) {
+		if (i++ < total - max_lines)
+			continue;
+		line[strcspn(line, "\r\n")] = '\0';
+		printf("#   %s\n", line);
+	}
+	fclose(f);
+}
+
+pid_t fm_collect_start(const char *archive, const char *mode,
+		       const char *const *extra, const char *log,
+		       char *why, size_t why_size)
+{
+	char tool[PATH_MAX];
+	char *argv[32];
+	int argc = 0, status;
+	double end;
+	pid_t pid;
+
+	fm_tool(tool, sizeof(tool), "FXT_COLLECT", "userspace/fxt-collect");
+	unlink(archive);
+	argv[argc++] = tool;
+	argv[argc++] = "-o";
+	argv[argc++] = (char *)archive;
+	argv[argc++] = "-m";
+	argv[argc++] = (char *)mode;
+	for (int i = 0; extra && extra[i] && argc < 31; i++)
+		argv[argc++] = (char *)extra[i];
+	argv[argc] = NULL;
+	pid = fm_spawn(argv, log);
+	if (pid < 0) {
+		snprintf(why, why_size, "fork: %s", strerror(-pid));
+		return pid;
+	}
+	end = fm_now() + fm_env_ulong("FXT_COLLECT_TIMEOUT", 120);
+	while (!fm_file_contains(log, FM_STARTED_LINE)) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			snprintf(why, why_size,
+				 "fxt-collect exited (status 0x%x) before \"%s\"",
+				 status, FM_STARTED_LINE);
+			return -ECHILD;
+		}
+		if (fm_now() > end) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			snprintf(why, why_size, "no \"%s\"", FM_STARTED_LINE);
+			return -ETIMEDOUT;
+		}
+		usleep(10000);
+	}
+	return pid;
+}
+
+int fm_parse_stats(const char *log, struct fm_stats_row rows[FM_MAX_CPUS])
+{
+	char line[512];
+	bool in_table = false;
+	int found = 0;
+	FILE *f = fopen(log, "r");
+
+	memset(rows, 0, FM_MAX_CPUS * sizeof(*rows));
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int cpu;
+		struct fm_stats_row r = { .present = true };
+		int n;
+
+		if (strstr(line, "cpu") && strstr(line, "records") &&
+		    strstr(line, "d.dropped") && strstr(line, "wraps")) {
+			in_table = true;	/* the last table wins */
+			memset(rows, 0, FM_MAX_CPUS * sizeof(*rows));
+			found = 0;
+			continue;
+		}
+		if (!in_table)
+			continue;
+		n = sscanf(line, "%u %lu %lu %lu %lu %lu %lu %63[^\n]", &cpu,
+			   &r.records, &r.dropped, &r.durable, &r.d_dropped,
+			   &r.wraps, &r.bytes, r.flags);
+		if (n < 7) {
+			in_table = false;
+			continue;
+		}
+		if (cpu < FM_MAX_CPUS) {
+			rows[cpu] = r;
+			found++;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int fm_dump_check(const char *archive, const char *log)
+{
+	char tool[PATH_MAX];
+	char *argv[] = { tool, "--check", (char *)archive, NULL };
+	int status;
+	pid_t pid;
+
+	fm_tool(tool, sizeof(tool), "FXT_DUMP", "userspace/fxt-dump");
+	pid = fm_spawn(argv, log);
+	if (pid < 0)
+		return -1;
+	if (!fm_wait(pid, 120, &status)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return -1;
+	}
+	return status;
+}
+
+/* ---- archive scan ---- */
+
+struct fm_frame {
+	char cat[16];
+	char name[48];
+};
+
+struct fm_walk {
+	struct fm_frame stack[FM_MAX_CPUS][FM_STACK_MAX];
+	int depth[FM_MAX_CPUS];
+	bool any_begin[FM_MAX_CPUS];
+};
+
+static void str_copy(char *dst, size_t size, const struct fxt_str *s)
+{
+	size_t n = s->data ? s->len : 0;
+
+	if (n >= size)
+		n = size - 1;
+	if (n)
+		memcpy(dst, s->data, n);
+	dst[n] = '\0';
+}
+
+static bool str_is(const struct fxt_str *s, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return s->data && s->len == n && !memcmp(s->data, lit, n);
+}
+
+static int scan_diag(void *ctx, uint64_t offset, enum fxt_diag_id id,
+		     const char *message)
+{
+	struct fm_scan *s = ctx;
+
+	if (id == FXT_D_STRING_UNDEFINED)
+		s->string_undefined++;
+	if (id == FXT_D_THREAD_UNDEFINED)
+		s->thread_undefined++;
+	if (s->diags++ < 5)
+		printf("# libfxt: offset %llu: %s: %s\n",
+		       (unsigned long long)offset, fxt_diag_name(id), message);
+	return 0;
+}
+
+static bool watched(const uint64_t *tids, int ntids, uint64_t tid)
+{
+	for (int i = 0; i < ntids; i++)
+		if (tids[i] == tid)
+			return true;
+	return false;
+}
+
+static void scan_irq(struct fm_walk *w, struct fm_prov *p, unsigned int cpu,
+		     const struct fxt_record *rec)
+{
+	struct fm_frame f;
+
+	if (!rec->u.event.thread.defined ||
+	    rec->u.event.thread.tid != FM_IRQ_KOID_BASE + cpu) {
+		p->other_thread_irq++;
+		return;
+	}
+	str_copy(f.cat, sizeof(f.cat), &rec->u.event.category);
+	str_copy(f.name, sizeof(f.name), &rec->u.event.name);
+	if (rec->subtype == FXT_EVENT_DURATION_BEGIN) {
+		p->irq_begin++;
+		w->any_begin[cpu] = true;
+		if (w->depth[cpu] < FM_STACK_MAX)
+			w->stack[cpu][w->depth[cpu]] = f;
+		w->depth[cpu]++;
+		return;
+	}
+	p->irq_end++;
+	if (w->depth[cpu] == 0) {
+		if (w->any_begin[cpu])
+			p->orphan_late++;
+		else
+			p->orphan_start++;
+		return;
+	}
+	w->depth[cpu]--;
+	if (w->depth[cpu] < FM_STACK_MAX) {
+		const struct fm_frame *top = &w->stack[cpu][w->depth[cpu]];
+
+		if (strcmp(top->cat, f.cat) || strcmp(top->name, f.name)) {
+			p->nest_mismatch++;
+			if (p->mismatch_shown++ < 3)
+				printf("# cpu%u: end %s/%s at ts %llu, innermost begin %s/%s (depth %d)\n",
+				       cpu, f.cat, f.name,
+				       (unsigned long long)rec->ts, top->cat,
+				       top->name, w->depth[cpu] + 1);
+		}
+	}
+}
+
+int fm_scan(const char *path, const uint64_t *tids, int ntids,
+	    struct fm_scan *s)
+{
+	struct fxt_reader *r;
+	struct fxt_record rec;
+	struct fm_walk *w;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	r = fxt_reader_open(path);
+	if (!r) {
+		free(w);
+		return -errno;
+	}
+	fxt_reader_set_diag(r, scan_diag, s);
+	while ((ret = fxt_reader_next(r, &rec)) == 1) {
+		struct fm_prov *p;
+		unsigned int cpu = rec.provider;
+
+		if (rec.flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN))
+			continue;
+		if (rec.type == FXT_REC_METADATA &&
+		    rec.subtype == FXT_META_PROVIDER_EVENT) {
+			if (rec.u.meta.provider_id < FM_MAX_CPUS &&
+			    rec.u.meta.event == FXT_PROVIDER_EVENT_BUFFER_FULL)
+				s->prov[rec.u.meta.provider_id].buffer_full++;
+			continue;
+		}
+		if (cpu >= FM_MAX_CPUS)
+			continue;
+		p = &s->prov[cpu];
+		p->seen = true;
+		if (rec.type == FXT_REC_SCHED &&
+		    rec.subtype == FXT_SCHED_CONTEXT_SWITCH) {
+			const struct fxt_thread *o = &rec.u.sw.out, *i = &rec.u.sw.in;
+			struct fm_sw sw = { rec.ts, o->tid, i->tid };
+
+			p->undefined_refs += !o->defined + !i->defined;
+			if (!p->switches)
+				p->first = sw;
+			p->last = sw;
+			p->switches++;
+			if ((o->defined && watched(tids, ntids, o->tid)) ||
+			    (i->defined && watched(tids, ntids, i->tid)))
+				p->tid_switches++;
+		} else if (rec.type == FXT_REC_EVENT) {
+			if (!rec.u.event.thread.defined)
+				p->undefined_refs++;
+			if (!rec.u.event.category.data || !rec.u.event.name.data)
+				s->undefined_strs++;
+			if (rec.subtype == FXT_EVENT_COUNTER &&
+			    str_is(&rec.u.event.category, "fxt") &&
+			    str_is(&rec.u.event.name, "dropped")) {
+				for (int a = 0; a < rec.nargs; a++)
+					if (str_is(&rec.args[a].name, "records")) {
+						p->have_dropped = true;
+						p->dropped_last = rec.args[a].v.u64;
+					}
+			} else if (rec.subtype == FXT_EVENT_DURATION_BEGIN ||
+				   rec.subtype == FXT_EVENT_DURATION_END) {
+				scan_irq(w, p, cpu, &rec);
+			}
+		}
+	}
+	s->records = fxt_reader_records(r);
+	s->read_error = ret < 0;
+	fxt_reader_close(r);
+	free(w);
+	return 0;
+}
+
+/* ---- workloads ---- */
+
+int fm_cpus(int *cpus, int max)
+{
+	cpu_set_t set;
+	int n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	return n;
+}
+
+struct pp_thr {
+	pthread_t th;
+	bool leader;
+	int rfd, wfd, cpu;
+	unsigned long rounds;
+	pid_t tid;
+	int err;
+};
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void *pp_main(void *arg)
+{
+	struct pp_thr *t = arg;
+	char b = 0;
+
+	t->tid = gettid();
+	pin(t->cpu);
+	for (unsigned long i = 0; i < t->rounds && !t->err; i++) {
+		for (int step = 0; step < 2; step++) {
+			bool wr = (step == 0) == t->leader;
+			ssize_t n = wr ? write(t->wfd, &b, 1) : read(t->rfd, &b, 1);
+
+			if (n != 1) {
+				t->err = n < 0 ? errno : EPIPE;
+				break;
+			}
+		}
+	}
+	close(t->wfd);		/* unblocks the peer if we stopped early */
+	return NULL;
+}
+
+struct fm_bg {
+	struct pp_thr t[2];
+	int p1[2], p2[2];
+	int started;
+};
+
+struct fm_bg *fm_pingpong_bg(unsigned long rounds, int cpu_a, int cpu_b)
+{
+	struct fm_bg *bg = calloc(1, sizeof(*bg));
+
+	if (!bg)
+		return NULL;
+	if (pipe2(bg->p1, O_CLOEXEC) || pipe2(bg->p2, O_CLOEXEC)) {
+		free(bg);
+		return NULL;
+	}
+	bg->t[0] = (struct pp_thr){ .leader = true, .wfd = bg->p1[1],
+				    .rfd = bg->p2[0], .cpu = cpu_a,
+				    .rounds = rounds };
+	bg->t[1] = (struct pp_thr){ .leader = false, .wfd = bg->p2[1],
+				    .rfd = bg->p1[0], .cpu = cpu_b,
+				    .rounds = rounds };
+	for (int i = 0; i < 2; i++) {
+		if (pthread_create(&bg->t[i].th, NULL, pp_main, &bg->t[i]))
+			break;
+		bg->started++;
+	}
+	if (bg->started == 1)
+		close(bg->p2[1]);	/* the leader's read sees EOF */
+	return bg;
+}
+
+int fm_bg_join(struct fm_bg *bg, pid_t tids[2])
+{
+	int err = 0;
+
+	if (!bg)
+		return -ENOMEM;
+	for (int i = 0; i < bg->started; i++)
+		pthread_join(bg->t[i].th, NULL);
+	for (int i = 0; i < 2; i++) {
+		if (tids)
+			tids[i] = bg->t[i].tid;
+		if (bg->t[i].err && !err)
+			err = -bg->t[i].err;
+	}
+	if (bg->started < 2)
+		err = -EAGAIN;
+	close(bg->p1[0]);
+	close(bg->p2[0]);
+	free(bg);
+	return err;
+}
+
+int fm_pingpong(unsigned long rounds, int cpu_a, int cpu_b, pid_t tids[2])
+{
+	return fm_bg_join(fm_pingpong_bg(rounds, cpu_a, cpu_b), tids);
+}
+
+struct sl_thr {
+	pthread_t th;
+	unsigned long iters;
+	long ns;
+	int cpu;
+};
+
+static void *sl_main(void *arg)
+{
+	struct sl_thr *t = arg;
+	struct timespec d = { 0, t->ns };
+
+	pin(t->cpu);
+	for (unsigned long i = 0; i < t->iters; i++)
+		nanosleep(&d, NULL);
+	return NULL;
+}
+
+int fm_sleepers(int n, unsigned long iters, long ns, const int *cpus, int ncpus)
+{
+	struct sl_thr *t = calloc(n, sizeof(*t));
+	int started = 0;
+
+	if (!t)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		t[i] = (struct sl_thr){ .iters = iters, .ns = ns,
+					.cpu = ncpus ? cpus[i % ncpus] : -1 };
+		if (pthread_create(&t[i].th, NULL, sl_main, &t[i]))
+			break;
+		started++;
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(t[i].th, NULL);
+	free(t);
+	return started == n ? 0 : -EAGAIN;
+}

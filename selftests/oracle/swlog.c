@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * swlog.c - user side of the context switch log (swlog.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "swlog.h"
+#include "swlog.bpf.h"
+#include "swlog.skel.h"
+
+struct swlog_cpu {
+	struct swlog_entry *e;
+	size_t n, cap;
+};
+
+struct swlog {
+	struct swlog_bpf *skel;
+	int nr_cpus;
+	struct swlog_cpu *cpus;
+	uint64_t bad;		/* records with an impossible CPU */
+};
+
+struct swlog *swlog_open(size_t rb_bytes)
+{
+	struct swlog *l = calloc(1, sizeof(*l));
+	int err;
+
+	if (!l)
+		return NULL;
+	l->nr_cpus = libbpf_num_possible_cpus();
+	if (l->nr_cpus <= 0) {
+		err = -EINVAL;
+		goto fail;
+	}
+	l->cpus = calloc(l->nr_cpus, sizeof(*l->cpus));
+	if (!l->cpus) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	l->skel = swlog_bpf__open();
+	if (!l->skel) {
+		err = -errno;
+		goto fail;
+	}
+	err = bpf_map__set_max_entries(l->skel->maps.swlog_rb, rb_bytes);
+	if (!err)
+		err = swlog_bpf__load(l->skel);
+	if (err)
+		goto fail;
+	return l;
+fail:
+	swlog_close(l);
+	errno = err < 0 ? -err : EINVAL;
+	return NULL;
+}
+
+int swlog_start(struct swlog *l)
+{
+	return swlog_bpf__attach(l->skel);
+}
+
+static int swlog_sample(void *ctx, void *data, size_t size)
+{
+	struct swlog *l = ctx;
+	const struct swlog_event *ev = data;
+	struct swlog_cpu *c;
+
+	if (size < sizeof(*ev) || ev->cpu >= (unsigned int)l->nr_cpus) {
+		l->bad++;
+		return 0;
+	}
+	c = &l->cpus[ev->cpu];
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 65536;
+		struct swlog_entry *e = realloc(c->e, cap * sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		c->e = e;
+		c->cap = cap;
+	}
+	c->e[c->n++] = (struct swlog_entry){ ev->ts, ev->prev, ev->next };
+	return 0;
+}
+
+int swlog_stop(struct swlog *l)
+{
+	struct ring_buffer *rb;
+	int ret;
+
+	swlog_bpf__detach(l->skel);
+	rb = ring_buffer__new(bpf_map__fd(l->skel->maps.swlog_rb), swlog_sample,
+			      l, NULL);
+	if (!rb)
+		return -errno;
+	ret = ring_buffer__consume(rb);
+	ring_buffer__free(rb);
+	return ret < 0 ? ret : 0;
+}
+
+int swlog_nr_cpus(const struct swlog *l)
+{
+	return l->nr_cpus;
+}
+
+const struct swlog_entry *swlog_cpu(const struct swlog *l, int cpu, size_t *n)
+{
+	if (cpu < 0 || cpu >= l->nr_cpus) {
+		*n = 0;
+		return NULL;
+	}
+	*n = l->cpus[cpu].n;
+	return l->cpus[cpu].e;
+}
+
+static uint64_t swlog_counter(struct swlog *l, uint32_t key)
+{
+	uint64_t *vals = calloc(l->nr_cpus, sizeof(*vals)), sum = 0;
+
+	if (!vals)
+		return 0;
+	if (!bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.swlog_counts), &key,
+				 vals))
+		for (int i = 0; i < l->nr_cpus; i++)
+			sum += vals[i];
+	free(vals);
+	return sum;
+}
+
+uint64_t swlog_lost(struct swlog *l)
+{
+	return swlog_counter(l, SWLOG_LOST) + l->bad;
+}
+
+uint64_t swlog_misses(struct swlog *l)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(l->skel->progs.swlog_switch),
+				   &info, &len))
+		return 0;
+	return info.recursion_misses;
+}
+
+long swlog_find(const struct swlog *l, int cpu, uint32_t prev, uint32_t next,
+		uint64_t ts)
+{
+	const struct swlog_entry *e;
+	uint64_t best_d = UINT64_MAX;
+	long best = -1;
+	size_t n;
+
+	e = swlog_cpu(l, cpu, &n);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t d;
+
+		if (e[i].prev != prev || e[i].next != next)
+			continue;
+		d = e[i].ts > ts ? e[i].ts - ts : ts - e[i].ts;
+		if (d < best_d) {
+			best_d = d;
+			best = (long)i;
+		}
+	}
+	return best;
+}
+
+void swlog_close(struct swlog *l)
+{
+	if (!l)
+		return;
+	swlog_bpf__destroy(l->skel);
+	if (l->cpus)
+		for (int i = 0; i < l->nr_cpus; i++)
+			free(l->cpus[i].e);
+	free(l->cpus);
+	free(l);
+}
