@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxt_names - every thread of the archive has a name, and names follow
+ * renames and exec (Documentation/records.rst, "Threads, processes and
+ * names").
+ *
+ * Workload, run once in main() under fxt-collect -m streaming (lib/fxtscan.h):
+ *   - NR_RENAMED threads, created mid-trace, run a while under the name
+ *     they inherit ("fxt_names"), then each renames itself with
+ *     prctl(PR_SET_NAME, "fxt-renamed-N") and runs a while more;
+ *   - one thread renames itself NR_SELF times ("fxt-self-0" ...), running
+ *     between renames;
+ *   - a child is forked and execs /bin/sleep 0.05;
+ *   - at the end the main thread (the process leader) renames itself
+ *     "fxt-names-lead": a process record must follow.
+ * Then each test case checks one property of the archive.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fxtscan.h"
+#include "libfxt.h"
+
+#define NAME		"names"
+#define NR_RENAMED	3
+#define NR_SELF		5
+#define ORIG_COMM	"fxt_names"
+#define LEADER_COMM	"fxt-names-lead"
+#define EXEC_PATH	"/bin/sleep"
+#define EXEC_COMM	"sleep"
+
+static struct {
+	bool ran;			/* workload ran inside the trace */
+	bool loaded;			/* archive read */
+	char why[512];
+	struct fs_collector coll;
+	struct fs_archive a;
+	int dump_status;
+	char dump_log[PATH_MAX + 16];
+	pid_t pid;			/* this process */
+	pid_t renamed[NR_RENAMED];
+	pid_t self_renamer;
+	pid_t exec_child;
+	int exec_status;
+	char orig_comm[16];		/* the comm the threads inherited */
+} R;
+
+static atomic_int go_rename;
+
+/* Run a little: sleep-wake a few times so the thread is switched in and out. */
+static void run_a_bit(void)
+{
+	for (int i = 0; i < 5; i++)
+		usleep(500);
+}
+
+static void *renamed_main(void *arg)
+{
+	int n = (int)(long)arg;
+	char name[16];
+
+	R.renamed[n] = gettid();
+	run_a_bit();
+	while (!atomic_load(&go_rename))
+		usleep(200);
+	snprintf(name, sizeof(name), "fxt-renamed-%d", n);
+	prctl(PR_SET_NAME, name);
+	run_a_bit();
+	return NULL;
+}
+
+static void *self_renamer_main(void *arg)
+{
+	char name[16];
+
+	(void)arg;
+	R.self_renamer = gettid();
+	run_a_bit();
+	for (int i = 0; i < NR_SELF; i++) {
+		snprintf(name, sizeof(name), "fxt-self-%d", i);
+		prctl(PR_SET_NAME, name);
+		run_a_bit();
+	}
+	return NULL;
+}
+
+static int workload(void)
+{
+	pthread_t th[NR_RENAMED], self;
+	int err;
+
+	for (int i = 0; i < NR_RENAMED; i++) {
+		err = pthread_create(&th[i], NULL, renamed_main, (void *)(long)i);
+		if (err)
+			return -err;
+	}
+	err = pthread_create(&self, NULL, self_renamer_main, NULL);
+	if (err)
+		return -err;
+	usleep(5000);		/* they run under the inherited name */
+	atomic_store(&go_rename, 1);
+
+	fflush(NULL);
+	R.exec_child = fork();
+	if (R.exec_child < 0)
+		return -errno;
+	if (R.exec_child == 0) {
+		execl(EXEC_PATH, EXEC_COMM, "0.05", (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < NR_RENAMED; i++)
+		pthread_join(th[i], NULL);
+	pthread_join(self, NULL);
+	waitpid(R.exec_child, &R.exec_status, 0);
+
+	prctl(PR_SET_NAME, LEADER_COMM);
+	usleep(2000);
+	return 0;
+}
+
+static void run(void)
+{
+	char tool[PATH_MAX];
+	char *argv[] = { tool, "--check", R.coll.archive, NULL };
+	int ret;
+
+	R.pid = getpid();
+	prctl(PR_SET_NAME, ORIG_COMM);
+	prctl(PR_GET_NAME, R.orig_comm);
+	if (geteuid()) {
+		snprintf(R.why, sizeof(R.why), "needs root");
+		return;
+	}
+	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why)))
+		return;
+	ret = workload();
+	if (ret) {
+		snprintf(R.why, sizeof(R.why), "workload: %s", strerror(-ret));
+		fs_collect_stop(&R.coll, R.why + strlen(R.why), 1);
+		return;
+	}
+	R.ran = true;
+	if (fs_collect_stop(&R.coll, R.why, sizeof(R.why)))
+		return;
+	ret = fs_load(R.coll.archive, &R.a);
+	if (ret) {
+		snprintf(R.why, sizeof(R.why), "%.300s: %s", R.coll.archive,
+			 strerror(-ret));
+		return;
+	}
+	R.loaded = true;
+	snprintf(R.dump_log, sizeof(R.dump_log), "%s.check", R.coll.archive);
+	fs_tool_path(tool, sizeof(tool), "FXT_DUMP", "userspace/fxt-dump");
+	R.dump_status = fs_run(argv, R.dump_log, 120);
+}
+
+#define NEED_ARCHIVE() do {						\
+	if (!R.loaded)							\
+		SKIP(return, "no archive: %s", R.why);			\
+} while (0)
+
+TEST(scenario_ran)
+{
+	ASSERT_TRUE(R.ran && R.loaded) TH_LOG("%s", R.why);
+	ASSERT_TRUE(WIFEXITED(R.exec_status) && !WEXITSTATUS(R.exec_status))
+		TH_LOG(EXEC_PATH " child: wait status 0x%x", R.exec_status);
+}
+
+TEST(archive_read_cleanly)
+{
+	NEED_ARCHIVE();
+	EXPECT_STREQ("", R.a.error);
+	EXPECT_EQ(0, R.a.diags) TH_LOG("libfxt diagnostics (printed above)");
+	EXPECT_EQ(0, R.a.malformed);
+	EXPECT_EQ(0, R.a.buffer_full)
+		TH_LOG("records were dropped: names may be missing for that reason");
+	ASSERT_LT(0, R.a.nsw) TH_LOG("no context switches at all");
+}
+
+TEST(fxt_dump_check)
+{
+	NEED_ARCHIVE();
+	if (R.dump_status)
+		fs_print_file("fxt-dump --check", R.dump_log, 20);
+	ASSERT_EQ(0, R.dump_status);
+}
+
+/* Whether koid has a thread record with a name and a koid "process" arg. */
+static const char *thread_problem(uint64_t koid, uint64_t *process)
+{
+	static char buf[128];
+	bool any = false, named = false, has_proc = false;
+
+	for (size_t i = 0; i < R.a.nkobjs; i++) {
+		const struct fs_kobj *k = &R.a.kobjs[i];
+
+		if (k->obj_type != FXT_OBJ_THREAD || k->koid != koid)
+			continue;
+		any = true;
+		if (!k->name[0])
+			continue;
+		named = true;
+		if (k->has_process && k->process_arg_type == FXT_ARG_KOID) {
+			has_proc = true;
+			*process = k->process;
+		} else if (k->has_process) {
+			snprintf(buf, sizeof(buf),
+				 "\"process\" argument of type %u, not koid (8)",
+				 k->process_arg_type);
+			return buf;
+		}
+	}
+	if (!any)
+		return "no thread kernel object record";
+	if (!named)
+		return "thread kernel object records without a name";
+	if (!has_proc)
+		return "no \"process\" koid argument";
+	return NULL;
+}
+
+static bool process_named(uint64_t koid)
+{
+	for (size_t i = 0; i < R.a.nkobjs; i++)
+		if (R.a.kobjs[i].obj_type == FXT_OBJ_PROCESS &&
+		    R.a.kobjs[i].koid == koid && R.a.kobjs[i].name[0])
+			return true;
+	return false;
+}
+
+/*
+ * (a) Every thread koid of every context switch (but idle, koid 0) has a
+ * named thread kernel object with a "process" koid argument, whose process
+ * has a named process kernel object.
+ */
+TEST(switch_threads_have_names)
+{
+	uint64_t checked = 0, bad = 0, undefined = 0;
+
+	NEED_ARCHIVE();
+	for (size_t i = 0; i < R.a.nsw; i++) {
+		const struct fs_switch *s = &R.a.sw[i];
+
+		for (int side = 0; side < 2; side++) {
+			bool def = side ? s->in_defined : s->out_defined;
+			uint64_t tid = side ? s->in_tid : s->out_tid;
+			uint64_t proc = 0;
+			const char *why;
+
+			if (!def) {
+				undefined++;
+				continue;
+			}
+			if (tid == 0)
+				continue;
+			checked++;
+			why = thread_problem(tid, &proc);
+			if (!why && !process_named(proc))
+				why = "its process has no named process record";
+			if (why && bad++ < 10)
+				TH_LOG("switch at 0x%llx (cpu %u): thread %llu: %s",
+				       (unsigned long long)s->offset, s->cpu,
+				       (unsigned long long)tid, why);
+		}
+	}
+	TH_LOG("%llu thread refs checked", (unsigned long long)checked);
+	EXPECT_EQ(0, undefined) TH_LOG("thread refs not resolvable");
+	EXPECT_LT(0, checked);
+	ASSERT_EQ(0, bad);
+}
+
+/* The pid of a switch's thread ref is the process its kernel object names. */
+TEST(switch_pid_is_kobj_process)
+{
+	uint64_t bad = 0;
+
+	NEED_ARCHIVE();
+	for (size_t i = 0; i < R.a.nsw; i++) {
+		const struct fs_switch *s = &R.a.sw[i];
+
+		for (int side = 0; side < 2; side++) {
+			uint64_t tid = side ? s->in_tid : s->out_tid;
+			uint64_t pid = side ? s->in_pid : s->out_pid;
+			uint64_t proc = 0;
+			bool match = false;
+
+			if (!(side ? s->in_defined : s->out_defined) || !tid)
+				continue;
+			/* any of the thread's records may name the process */
+			for (size_t j = 0; j < R.a.nkobjs; j++) {
+				const struct fs_kobj *o = &R.a.kobjs[j];
+
+				if (o->obj_type == FXT_OBJ_THREAD && o->koid == tid &&
+				    o->has_process) {
+					proc = o->process;
+					match |= o->process == pid;
+				}
+			}
+			if (!match && bad++ < 10)
+				TH_LOG("switch at 0x%llx: thread %llu pid %llu, kernel object says process %llu",
+				       (unsigned long long)s->offset,
+				       (unsigned long long)tid,
+				       (unsigned long long)pid,
+				       (unsigned long long)proc);
+		}
+	}
+	ASSERT_EQ(0, bad);
+}
+
+/* Our own threads appear in context switches (the workload ran traced). */
+TEST(workload_threads_switched)
+{
+	NEED_ARCHIVE();
+	for (int n = 0; n <= NR_RENAMED + 1; n++) {
+		pid_t tid = n < NR_RENAMED ? R.renamed[n] :
+			    n == NR_RENAMED ? R.self_renamer : R.exec_child;
+		uint64_t seen = 0;
+
+		for (size_t i = 0; i < R.a.nsw; i++)
+			seen += (R.a.sw[i].in_defined && R.a.sw[i].in_tid == (uint64_t)tid);
+		EXPECT_LT(0, seen) TH_LOG("thread %d never switched in", tid);
+	}
+}
+
+static void log_names(uint64_t koid)
+{
+	for (size_t i = 0; i < R.a.nkobjs; i++) {
+		const struct fs_kobj *k = &R.a.kobjs[i];
+
+		if (k->koid == koid)
+			printf("#   koid %llu: %s \"%s\" (provider %u, offset 0x%llx)\n",
+			       (unsigned long long)koid,
+			       k->obj_type == FXT_OBJ_PROCESS ? "process" : "thread",
+			       k->name, k->provider,
+			       (unsigned long long)k->offset);
+	}
+}
+
+/* (b) prctl(PR_SET_NAME) writes a thread record with the new name. */
+TEST(renamed_threads_have_new_name)
+{
+	NEED_ARCHIVE();
+	for (int n = 0; n < NR_RENAMED; n++) {
+		char name[16];
+		bool ok;
+
+		snprintf(name, sizeof(name), "fxt-renamed-%d", n);
+		ok = fs_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.renamed[n], name);
+		EXPECT_TRUE(ok) {
+			TH_LOG("thread %d: no thread record \"%s\"", R.renamed[n], name);
+			log_names(R.renamed[n]);
+		}
+	}
+}
+
+/* The renamed record still points at the right process. */
+TEST(renamed_threads_keep_process)
+{
+	NEED_ARCHIVE();
+	for (int n = 0; n < NR_RENAMED; n++) {
+		for (size_t i = 0; i < R.a.nkobjs; i++) {
+			const struct fs_kobj *k = &R.a.kobjs[i];
+
+			if (k->obj_type != FXT_OBJ_THREAD ||
+			    k->koid != (uint64_t)R.renamed[n])
+				continue;
+			EXPECT_TRUE(k->has_process && k->process_arg_type == FXT_ARG_KOID);
+			EXPECT_EQ((uint64_t)R.pid, k->process)
+				TH_LOG("thread %d record \"%s\"", R.renamed[n], k->name);
+		}
+	}
+}
+
+/* (c) The name before the rename (the fork record's) is recorded too. */
+TEST(renamed_threads_have_old_name)
+{
+	NEED_ARCHIVE();
+	for (int n = 0; n < NR_RENAMED; n++) {
+		bool ok = fs_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.renamed[n],
+					    R.orig_comm);
+		EXPECT_TRUE(ok) {
+			TH_LOG("thread %d: no thread record \"%s\" from before the rename",
+			       R.renamed[n], R.orig_comm);
+			log_names(R.renamed[n]);
+		}
+	}
+}
+
+/* A thread renaming itself NR_SELF times: every name is recorded. */
+TEST(self_renamer_every_name)
+{
+	NEED_ARCHIVE();
+	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.self_renamer,
+				      R.orig_comm));
+	for (int i = 0; i < NR_SELF; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "fxt-self-%d", i);
+		EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_THREAD,
+					      R.self_renamer, name))
+			TH_LOG("thread %d: no record \"%s\"", R.self_renamer, name);
+	}
+	if (_metadata->passed == 0)
+		log_names(R.self_renamer);
+}
+
+/*
+ * Within one provider (one CPU's durable buffer, append-only) the records
+ * of the self-renamer appear in the order of the changes: fork name first,
+ * then fxt-self-0, -1, ...
+ */
+TEST(self_renamer_order_per_cpu)
+{
+	NEED_ARCHIVE();
+	for (int p = 0; p <= R.a.max_provider; p++) {
+		int last = -2;
+
+		for (size_t i = 0; i < R.a.nkobjs; i++) {
+			const struct fs_kobj *k = &R.a.kobjs[i];
+			int rank = -2;
+
+			if (k->provider != (uint32_t)p || k->obj_type != FXT_OBJ_THREAD ||
+			    k->koid != (uint64_t)R.self_renamer)
+				continue;
+			if (!strcmp(k->name, R.orig_comm))
+				rank = -1;
+			else if (!strncmp(k->name, "fxt-self-", 9))
+				rank = atoi(k->name + 9);
+			EXPECT_NE(-2, rank) TH_LOG("unexpected name \"%s\"", k->name);
+			EXPECT_LE(last, rank)
+				TH_LOG("cpu %d: \"%s\" at 0x%llx after a later name",
+				       p, k->name, (unsigned long long)k->offset);
+			if (rank > last)
+				last = rank;
+		}
+	}
+}
+
+/* (b) The exec'd child: process and thread named after the new image. */
+TEST(exec_child_named_after_image)
+{
+	const struct fs_kobj *k[32];
+	size_t n;
+	bool thread_ok = false;
+
+	NEED_ARCHIVE();
+	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_PROCESS, R.exec_child, EXEC_COMM))
+		TH_LOG("no process record \"" EXEC_COMM "\" for %d", R.exec_child);
+	n = fs_kobjs_of(&R.a, FXT_OBJ_THREAD, R.exec_child, k, 32);
+	for (size_t i = 0; i < n && i < 32; i++)
+		if (!strcmp(k[i]->name, EXEC_COMM) && k[i]->has_process &&
+		    k[i]->process_arg_type == FXT_ARG_KOID &&
+		    k[i]->process == (uint64_t)R.exec_child)
+			thread_ok = true;
+	EXPECT_TRUE(thread_ok)
+		TH_LOG("no thread record \"" EXEC_COMM "\" in process %d", R.exec_child);
+	if (!thread_ok || _metadata->passed == 0)
+		log_names(R.exec_child);
+}
+
+/* The child before exec: the fork record carries the parent's comm. */
+TEST(exec_child_has_fork_name)
+{
+	NEED_ARCHIVE();
+	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.exec_child, R.orig_comm))
+		log_names(R.exec_child);
+	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_PROCESS, R.exec_child, R.orig_comm));
+}
+
+/* The leader renaming itself renames the process (records.rst). */
+TEST(leader_rename_renames_process)
+{
+	NEED_ARCHIVE();
+	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.pid, LEADER_COMM));
+	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_PROCESS, R.pid, LEADER_COMM));
+	if (!fs_has_kobj_named(&R.a, FXT_OBJ_PROCESS, R.pid, LEADER_COMM))
+		log_names(R.pid);
+}
+
+/* Kernel object records of type process never carry a "process" arg. */
+TEST(kobj_records_well_typed)
+{
+	uint64_t bad = 0;
+
+	NEED_ARCHIVE();
+	for (size_t i = 0; i < R.a.nkobjs; i++) {
+		const struct fs_kobj *k = &R.a.kobjs[i];
+		bool ok = k->name[0] &&
+			  (k->obj_type == FXT_OBJ_PROCESS ? !k->has_process :
+			   k->obj_type == FXT_OBJ_THREAD &&
+			   k->has_process && k->process_arg_type == FXT_ARG_KOID);
+
+		if (!ok && bad++ < 10)
+			TH_LOG("kernel object at 0x%llx: type %u koid %llu name \"%s\"",
+			       (unsigned long long)k->offset, k->obj_type,
+			       (unsigned long long)k->koid, k->name);
+	}
+	ASSERT_EQ(0, bad);
+}
+
+int main(int argc, char **argv)
+{
+	run();
+	if (R.loaded)
+		printf("# %s: %zu kernel objects, %zu switches, %zu events; threads renamed %d %d %d, self %d, exec child %d\n",
+		       R.coll.archive, R.a.nkobjs, R.a.nsw, R.a.nev, R.renamed[0],
+		       R.renamed[1], R.renamed[2], R.self_renamer, R.exec_child);
+	else
+		printf("# scenario: %s\n", R.why);
+	fflush(stdout);
+	return test_harness_run(argc, argv);
+}

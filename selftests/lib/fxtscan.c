@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxtscan.c - collector control and archive loading for the record-content
+ * selftests (fxtscan.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fxtscan.h"
+#include "libfxt.h"
+
+double fs_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double env_seconds(const char *name, double def)
+{
+	const char *s = getenv(name);
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return def;
+	v = strtod(s, &end);
+	return *end || v <= 0 ? def : v;
+}
+
+void fs_tool_path(char *buf, size_t size, const char *env, const char *rel)
+{
+	char exe[PATH_MAX];
+	const char *s = env ? getenv(env) : NULL;
+	ssize_t n;
+
+	if (s && *s) {
+		snprintf(buf, size, "%s", s);
+		return;
+	}
+	/* This binary lives in <repo>/selftests/. */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		snprintf(buf, size, "%s", rel);
+		return;
+	}
+	exe[n] = '\0';
+	if (snprintf(buf, size, "%s/%s", dirname(dirname(exe)), rel) >= (int)size)
+		snprintf(buf, size, "%s", rel);
+}
+
+/* fork + exec with stdout and stderr into log (emptied before the fork). */
+static pid_t spawn(char *const argv[], const char *log)
+{
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	pid_t pid;
+
+	if (fd < 0)
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		pid = -errno;
+		close(fd);
+		return pid;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null < 0)
+			_exit(126);
+		dup2(null, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], argv);
+		dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	return pid;
+}
+
+static bool wait_child(pid_t pid, double timeout, int *status)
+{
+	double end = fs_now() + timeout;
+
+	do {
+		pid_t ret = waitpid(pid, status, WNOHANG);
+
+		if (ret == pid)
+			return true;
+		if (ret < 0 && errno != EINTR)
+			return false;
+		usleep(10000);
+	} while (fs_now() < end);
+	return false;
+}
+
+int fs_run(char *const argv[], const char *out, double timeout)
+{
+	int status;
+	pid_t pid = spawn(argv, out);
+
+	if (pid < 0)
+		return -1;
+	if (!wait_child(pid, timeout, &status)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return -1;
+	}
+	return status;
+}
+
+static bool file_contains(const char *path, const char *needle)
+{
+	char buf[8192];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, needle) != NULL;
+}
+
+void fs_print_file(const char *what, const char *path, int max_lines)
+{
+	char line[512];
+	long total = 0, i = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		total++;
+	rewind(f);
+	printf("# --- %s (%s)%s\n", what, path,
+	       total > max_lines ? ", last lines" : "");
+	while (fgets(line, sizeof(line), f)) {
+		if (i++ < total - max_lines)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		printf("#   %s\n", line);
+	}
+	fclose(f);
+}
+
+int fs_collect_start(struct fs_collector *c, const char *name, char *why,
+		     size_t why_len)
+{
+	const char *tmp = getenv("FXT_SELFTEST_TMP");
+	double timeout = env_seconds("FXT_COLLECT_TIMEOUT", 120), end;
+	char tool[PATH_MAX];
+	char *argv[] = { tool, "-o", c->archive, "-m", "streaming", NULL };
+
+	memset(c, 0, sizeof(*c));
+	c->pid = -1;
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	snprintf(c->archive, sizeof(c->archive), "%s/%s.fxt", tmp, name);
+	snprintf(c->log, sizeof(c->log), "%s/%s-collect.log", tmp, name);
+	unlink(c->archive);
+	fs_tool_path(tool, sizeof(tool), "FXT_COLLECT", "userspace/fxt-collect");
+	if (access(tool, X_OK)) {
+		snprintf(why, why_len, "%s: %s (build userspace)", tool,
+			 strerror(errno));
+		return -1;
+	}
+	c->pid = spawn(argv, c->log);
+	if (c->pid < 0) {
+		snprintf(why, why_len, "fork: %s", strerror(-c->pid));
+		c->pid = -1;
+		return -1;
+	}
+	end = fs_now() + timeout;
+	while (!file_contains(c->log, FS_STARTED_LINE)) {
+		if (waitpid(c->pid, &c->status, WNOHANG) == c->pid) {
+			snprintf(why, why_len,
+				 "fxt-collect exited (status 0x%x) before tracing started",
+				 c->status);
+			c->pid = -1;
+			fs_print_file("fxt-collect output", c->log, 20);
+			return -1;
+		}
+		if (fs_now() > end) {
+			kill(c->pid, SIGKILL);
+			waitpid(c->pid, &c->status, 0);
+			c->pid = -1;
+			snprintf(why, why_len, "fxt-collect did not start in %.0f s",
+				 timeout);
+			return -1;
+		}
+		usleep(5000);
+	}
+	return 0;
+}
+
+int fs_collect_stop(struct fs_collector *c, char *why, size_t why_len)
+{
+	double timeout = env_seconds("FXT_COLLECT_TIMEOUT", 120);
+
+	if (c->pid <= 0) {
+		snprintf(why, why_len, "collector not running");
+		return -1;
+	}
+	kill(c->pid, SIGINT);
+	if (!wait_child(c->pid, timeout, &c->status)) {
+		kill(c->pid, SIGKILL);
+		waitpid(c->pid, &c->status, 0);
+		c->pid = -1;
+		snprintf(why, why_len, "fxt-collect did not exit %.0f s after SIGINT",
+			 timeout);
+		return -1;
+	}
+	c->pid = -1;
+	if (!WIFEXITED(c->status) || WEXITSTATUS(c->status)) {
+		snprintf(why, why_len, "fxt-collect: wait status 0x%x", c->status);
+		fs_print_file("fxt-collect output", c->log, 20);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void copy_str(char *dst, size_t size, const struct fxt_str *s)
+{
+	size_t n = s->data ? s->len : 0;
+
+	if (n >= size)
+		n = size - 1;
+	if (n)
+		memcpy(dst, s->data, n);
+	dst[n] = '\0';
+}
+
+static bool grow(void **p, size_t *cap, size_t n, size_t elem)
+{
+	void *q;
+	size_t c;
+
+	if (n < *cap)
+		return true;
+	c = *cap ? *cap * 2 : 1024;
+	q = realloc(*p, c * elem);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = c;
+	return true;
+}
+
+static int count_diag(void *ctx, uint64_t offset, enum fxt_diag_id id,
+		      const char *message)
+{
+	unsigned int *shown = ctx;
+
+	if ((*shown)++ < 10)
+		printf("# libfxt: offset %llu: %s: %s\n",
+		       (unsigned long long)offset, fxt_diag_name(id), message);
+	return 0;
+}
+
+static void load_kobj(struct fs_archive *a, const struct fxt_record *rec)
+{
+	struct fs_kobj *k = &a->kobjs[a->nkobjs++];
+
+	memset(k, 0, sizeof(*k));
+	k->offset = rec->offset;
+	k->provider = rec->provider;
+	k->obj_type = rec->u.kobj.obj_type;
+	k->koid = rec->u.kobj.koid;
+	copy_str(k->name, sizeof(k->name), &rec->u.kobj.name);
+	for (unsigned int i = 0; i < rec->nargs; i++) {
+		const struct fxt_arg *arg = &rec->args[i];
+		char an[32];
+
+		copy_str(an, sizeof(an), &arg->name);
+		if (strcmp(an, "process"))
+			continue;
+		k->has_process = true;
+		k->process_arg_type = arg->type;
+		if (arg->type == FXT_ARG_KOID)
+			k->process = arg->v.koid;
+	}
+}
+
+static void load_event(struct fs_archive *a, const struct fxt_record *rec)
+{
+	struct fs_event *e = &a->ev[a->nev++];
+	const struct fxt_arg *arg = &rec->args[0];
+
+	memset(e, 0, sizeof(*e));
+	e->offset = rec->offset;
+	e->provider = rec->provider;
+	e->event_type = rec->subtype;
+	e->ts = rec->ts;
+	e->thread_defined = rec->u.event.thread.defined;
+	e->pid = rec->u.event.thread.pid;
+	e->tid = rec->u.event.thread.tid;
+	copy_str(e->category, sizeof(e->category), &rec->u.event.category);
+	copy_str(e->name, sizeof(e->name), &rec->u.event.name);
+	e->nargs = rec->nargs;
+	if (!rec->nargs)
+		return;
+	e->arg_type = arg->type;
+	copy_str(e->arg_name, sizeof(e->arg_name), &arg->name);
+	switch (arg->type) {
+	case FXT_ARG_INT32:
+		e->arg_value = arg->v.i32;
+		break;
+	case FXT_ARG_UINT32:
+		e->arg_value = arg->v.u32;
+		break;
+	case FXT_ARG_INT64:
+		e->arg_value = arg->v.i64;
+		break;
+	case FXT_ARG_UINT64:
+		e->arg_value = (int64_t)arg->v.u64;
+		break;
+	case FXT_ARG_BOOL:
+		e->arg_value = arg->v.b;
+		break;
+	default:
+		break;
+	}
+}
+
+int fs_load(const char *path, struct fs_archive *a)
+{
+	size_t kcap = 0, scap = 0, ecap = 0;
+	struct fxt_reader *r;
+	struct fxt_record *rec;
+	unsigned int shown = 0;
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	a->max_provider = -1;
+	rec = malloc(sizeof(*rec));
+	if (!rec)
+		return -ENOMEM;
+	r = fxt_reader_open(path);
+	if (!r) {
+		ret = -errno;
+		free(rec);
+		return ret;
+	}
+	fxt_reader_set_diag(r, count_diag, &shown);
+	while ((ret = fxt_reader_next(r, rec)) == 1) {
+		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN |
+				  FXT_RF_NO_PAYLOAD)) {
+			a->malformed++;
+			continue;
+		}
+		if ((int)rec->provider > a->max_provider &&
+		    rec->type != FXT_REC_METADATA)
+			a->max_provider = (int)rec->provider;
+		switch (rec->type) {
+		case FXT_REC_METADATA:
+			if (rec->subtype == FXT_META_PROVIDER_EVENT &&
+			    rec->u.meta.event == FXT_PROVIDER_EVENT_BUFFER_FULL)
+				a->buffer_full++;
+			break;
+		case FXT_REC_KERNEL_OBJ:
+			if (!grow((void **)&a->kobjs, &kcap, a->nkobjs,
+				  sizeof(*a->kobjs)))
+				goto nomem;
+			load_kobj(a, rec);
+			break;
+		case FXT_REC_SCHED:
+			if (rec->subtype != FXT_SCHED_CONTEXT_SWITCH)
+				break;
+			if (!grow((void **)&a->sw, &scap, a->nsw, sizeof(*a->sw)))
+				goto nomem;
+			a->sw[a->nsw++] = (struct fs_switch){
+				.offset = rec->offset,
+				.provider = rec->provider,
+				.cpu = rec->u.sw.cpu,
+				.out_state = rec->u.sw.out_state,
+				.out_prio = rec->u.sw.out_prio,
+				.in_prio = rec->u.sw.in_prio,
+				.out_defined = rec->u.sw.out.defined,
+				.in_defined = rec->u.sw.in.defined,
+				.out_pid = rec->u.sw.out.pid,
+				.out_tid = rec->u.sw.out.tid,
+				.in_pid = rec->u.sw.in.pid,
+				.in_tid = rec->u.sw.in.tid,
+				.ts = rec->ts,
+			};
+			break;
+		case FXT_REC_EVENT:
+			if (!grow((void **)&a->ev, &ecap, a->nev, sizeof(*a->ev)))
+				goto nomem;
+			load_event(a, rec);
+			break;
+		default:
+			break;
+		}
+	}
+	if (ret < 0)
+		snprintf(a->error, sizeof(a->error), "libfxt stopped at offset %llu",
+			 (unsigned long long)fxt_reader_offset(r));
+	a->records = fxt_reader_records(r);
+	a->diags = fxt_reader_diag_count(r);
+	fxt_reader_close(r);
+	free(rec);
+	return 0;
+nomem:
+	snprintf(a->error, sizeof(a->error), "out of memory");
+	fxt_reader_close(r);
+	free(rec);
+	return 0;
+}
+
+void fs_free(struct fs_archive *a)
+{
+	free(a->kobjs);
+	free(a->sw);
+	free(a->ev);
+	memset(a, 0, sizeof(*a));
+}
+
+size_t fs_kobjs_of(const struct fs_archive *a, uint8_t obj_type, uint64_t koid,
+		   const struct fs_kobj **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nkobjs; i++) {
+		if (a->kobjs[i].obj_type != obj_type || a->kobjs[i].koid != koid)
+			continue;
+		if (n < max)
+			out[n] = &a->kobjs[i];
+		n++;
+	}
+	return n;
+}
+
+bool fs_has_kobj_named(const struct fs_archive *a, uint8_t obj_type,
+		       uint64_t koid, const char *name)
+{
+	for (size_t i = 0; i < a->nkobjs; i++)
+		if (a->kobjs[i].obj_type == obj_type && a->kobjs[i].koid == koid &&
+		    !strcmp(a->kobjs[i].name, name))
+			return true;
+	return false;
+}

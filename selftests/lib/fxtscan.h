@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fxtscan.h - run fxt-collect around a workload and load the archive it
+ * wrote into flat arrays, for the record-content selftests (fxt_names,
+ * fxt_irq, fxt_sched_fields).
+ *
+ * Collector: fs_collect_start() forks userspace/fxt-collect -o ARCHIVE
+ * -m streaming (stdout/stderr into a log), waits for its stderr line
+ * "fxt-collect: tracing started"; fs_collect_stop() sends SIGINT and waits.
+ * Environment: FXT_COLLECT (tool path), FXT_SELFTEST_TMP (default /tmp),
+ * FXT_COLLECT_TIMEOUT (seconds, default 120).
+ *
+ * Archive: fs_load() reads every record through the project's reader
+ * (userspace/lib/libfxt.h) and keeps every kernel object record (not only
+ * the last name of a koid), every context switch and every event.
+ */
+#ifndef FXT_SELFTESTS_FXTSCAN_H
+#define FXT_SELFTESTS_FXTSCAN_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define FS_STARTED_LINE	"fxt-collect: tracing started"
+
+struct fs_collector {
+	pid_t pid;
+	int status;			/* wait status after fs_collect_stop() */
+	char archive[PATH_MAX];
+	char log[PATH_MAX];
+};
+
+/* Return 0, or -1 with why filled in (the collector is then not running). */
+int fs_collect_start(struct fs_collector *c, const char *name, char *why,
+		     size_t why_len);
+/* SIGINT, wait. Return 0 when it exited 0, else -1 with why filled in. */
+int fs_collect_stop(struct fs_collector *c, char *why, size_t why_len);
+
+/* Path of a tool in userspace/ (env overrides it when set and non-empty). */
+void fs_tool_path(char *buf, size_t size, const char *env, const char *rel);
+
+/* Run argv with stdout into out (emptied first). Return the wait status or -1. */
+int fs_run(char *const argv[], const char *out, double timeout);
+
+struct fs_kobj {
+	uint64_t offset;		/* in the archive */
+	uint32_t provider;
+	uint8_t obj_type;		/* 1 process, 2 thread */
+	uint64_t koid;
+	char name[64];			/* "" when the record had no name */
+	bool has_process;		/* a "process" argument */
+	uint8_t process_arg_type;	/* its argument type (8 = koid) */
+	uint64_t process;		/* its value when of type koid */
+};
+
+struct fs_switch {
+	uint64_t offset;
+	uint32_t provider;
+	uint16_t cpu;
+	uint8_t out_state;
+	uint8_t out_prio, in_prio;
+	bool out_defined, in_defined;
+	uint64_t out_pid, out_tid, in_pid, in_tid;
+	uint64_t ts;
+};
+
+struct fs_event {
+	uint64_t offset;
+	uint32_t provider;
+	uint8_t event_type;		/* FXT_EVENT_* */
+	uint64_t ts;
+	bool thread_defined;
+	uint64_t pid, tid;
+	char category[32];
+	char name[64];
+	uint8_t nargs;
+	uint8_t arg_type;		/* first argument */
+	char arg_name[32];
+	int64_t arg_value;		/* int32/uint32/bool/int64/uint64 */
+};
+
+struct fs_archive {
+	struct fs_kobj *kobjs;
+	size_t nkobjs;
+	struct fs_switch *sw;
+	size_t nsw;
+	struct fs_event *ev;
+	size_t nev;
+	uint64_t records;
+	uint64_t diags;			/* libfxt diagnostics */
+	uint64_t malformed;		/* records libfxt flagged malformed/unknown */
+	int max_provider;		/* -1 when none */
+	uint64_t buffer_full;		/* provider event "buffer full" records */
+	char error[256];		/* "" when the whole archive was read */
+};
+
+/* Return 0 (problems in a->error), or -errno when the file cannot be opened. */
+int fs_load(const char *path, struct fs_archive *a);
+void fs_free(struct fs_archive *a);
+
+/* Every kernel object record of type for koid, in archive order. */
+size_t fs_kobjs_of(const struct fs_archive *a, uint8_t obj_type, uint64_t koid,
+		   const struct fs_kobj **out, size_t max);
+/* Is there a kernel object record of obj_type, koid and exactly name? */
+bool fs_has_kobj_named(const struct fs_archive *a, uint8_t obj_type,
+		       uint64_t koid, const char *name);
+
+/* Print a file as "# " diagnostics (its last max_lines lines). */
+void fs_print_file(const char *what, const char *path, int max_lines);
+
+double fs_now(void);
+
+#endif /* FXT_SELFTESTS_FXTSCAN_H */
