@@ -299,12 +299,17 @@ static void run_slow(void)
 			       SLOW.why, sizeof(SLOW.why));
 	if (pid < 0)
 		goto out;
-	bg = fm_pingpong_bg(ROUNDS, -1, -1);
+	/* The ping-pong runs from before the SIGSTOP until after the SIGCONT. */
+	bg = fm_pingpong_bg(ULONG_MAX, -1, -1);
 	usleep(100000);
 	kill(pid, SIGSTOP);
 	usleep(600000);
 	kill(pid, SIGCONT);
-	fm_bg_join(bg, NULL);
+	usleep(100000);
+	fm_bg_stop(bg);
+	err = fm_bg_join(bg, NULL);
+	if (err)
+		printf("# slow: ping-pong: %s\n", strerror(-err));
 	usleep(200000);		/* let it catch up */
 	crun_finish(&SLOW, pid, NULL, 0);
 	swlog_stop(l);
@@ -573,7 +578,9 @@ static struct {
 	bool ran;
 	char why[256];
 	struct fxt_cpu_stats s1[FM_MAX_CPUS], s2[FM_MAX_CPUS];
-	int stop_err, term_err;
+	int stop_err, term_err, save_err;
+	bool scanned;
+	struct fm_scan scan;
 } DUR;
 
 struct renamer {
@@ -635,6 +642,7 @@ static void print_stats(const char *what, const struct fxt_cpu_stats *st)
 static void run_durable_full(void)
 {
 	struct renamer r[FM_MAX_CPUS];
+	char path[PATH_MAX];
 	struct dev d;
 	int err;
 
@@ -668,7 +676,10 @@ static void run_durable_full(void)
 		return;
 	}
 	DUR.stop_err = dev_stop(&d, FXT_STOP_WRITE_RESULTS);
+	snprintf(path, sizeof(path), "%s/modes-durable-full.fxt", tmpdir());
+	DUR.save_err = dev_save(&d, path);
 	DUR.term_err = dev_close(&d);
+	DUR.scanned = !DUR.save_err && !fm_scan(path, NULL, 0, &DUR.scan);
 	DUR.ran = true;
 	print_stats("durable-full, after renames", DUR.s1);
 	print_stats("durable-full, later", DUR.s2);
@@ -723,6 +734,28 @@ TEST(durable_full_stops_recording)
 	ASSERT_TRUE(any);
 }
 
+/* What was kept before the CPU stopped still resolves (nothing refers to a lost record). */
+TEST(durable_full_kept_data_resolves)
+{
+	uint64_t undef = 0, sw = 0;
+
+	NEED(DUR);
+	ASSERT_EQ(0, DUR.save_err);
+	ASSERT_TRUE(DUR.scanned);
+	for (int c = 0; c < FM_MAX_CPUS; c++) {
+		undef += DUR.scan.prov[c].undefined_refs;
+		sw += DUR.scan.prov[c].switches;
+	}
+	EXPECT_EQ(0, undef);
+	EXPECT_EQ(0, DUR.scan.thread_undefined);
+	EXPECT_EQ(0, DUR.scan.string_undefined);
+	EXPECT_EQ(0, DUR.scan.undefined_strs);
+	EXPECT_EQ(0, DUR.scan.diags);
+	EXPECT_FALSE(DUR.scan.read_error);
+	printf("# durable-full archive: %llu records, %llu switches\n",
+	       (unsigned long long)DUR.scan.records, (unsigned long long)sw);
+}
+
 TEST(durable_full_stop_and_terminate)
 {
 	NEED(DUR);
@@ -738,9 +771,31 @@ struct two_windows {
 	char why[256];
 	pid_t a[2], b[2];
 	struct fm_scan sa, sb;	/* scan watching A's, B's tids */
+	uint64_t log_a, log_b;	/* switches of A's, B's threads in the switch log */
+	uint64_t log_lost;
 };
 
-static struct two_windows RETAIN, CLEAR;
+/* Switches in the log with prev or next one of tids[2], all CPUs. */
+static uint64_t log_count(const struct swlog *l, const pid_t tids[2])
+{
+	uint64_t n = 0;
+
+	for (int c = 0; c < swlog_nr_cpus(l); c++) {
+		const struct swlog_entry *e;
+		size_t k;
+
+		e = swlog_cpu(l, c, &k);
+		for (size_t i = 0; i < k; i++)
+			if (e[i].prev == (uint32_t)tids[0] ||
+			    e[i].prev == (uint32_t)tids[1] ||
+			    e[i].next == (uint32_t)tids[0] ||
+			    e[i].next == (uint32_t)tids[1])
+				n++;
+	}
+	return n;
+}
+
+static struct two_windows RETAIN, CLEAR, RETAIN_CIRC;
 
 static void run_two_windows(struct two_windows *t, uint32_t mode,
 			    uint32_t second, const char *name)
@@ -750,26 +805,43 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 	struct dev d;
 	int err;
 
+	struct swlog *l;
+
 	snprintf(path, sizeof(path), "%s/%s.fxt", tmpdir(), name);
+	l = swlog_open(1u << 24);
+	if (!l || swlog_start(l)) {
+		snprintf(t->why, sizeof(t->why), "switch log: %s", strerror(errno));
+		swlog_close(l);
+		return;
+	}
 	err = dev_init(&d, mode, 2 << 20, 0, FXT_CAT_SCHED);
 	if (err) {
 		snprintf(t->why, sizeof(t->why), "initialize: %s", strerror(-err));
+		swlog_close(l);
 		return;
 	}
+	/* Each pair lives and dies (final switch: the usleep) inside its window. */
 	err = dev_start(&d, FXT_START_CLEAR_ENTIRE);
 	if (!err)
 		err = fm_pingpong(300, -1, -1, t->a);
+	usleep(50000);
 	if (!err)
 		err = dev_stop(&d, 0);
 	if (!err)
 		err = dev_start(&d, second);
 	if (!err)
 		err = fm_pingpong(300, -1, -1, t->b);
+	usleep(50000);
 	if (!err)
 		err = dev_stop(&d, FXT_STOP_WRITE_RESULTS);
 	if (!err)
 		err = dev_save(&d, path);
 	dev_close(&d);
+	swlog_stop(l);
+	t->log_a = log_count(l, t->a);
+	t->log_b = log_count(l, t->b);
+	t->log_lost = swlog_lost(l) + swlog_misses(l);
+	swlog_close(l);
 	if (err) {
 		snprintf(t->why, sizeof(t->why), "%s", strerror(-err));
 		return;
@@ -790,10 +862,12 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 		na += t->sa.prov[c].tid_switches;
 		nb += t->sb.prov[c].tid_switches;
 	}
-	printf("# %s: A %d,%d: %llu switches; B %d,%d: %llu switches; %llu diagnostics\n",
-	       name, t->a[0], t->a[1], (unsigned long long)na, t->b[0],
-	       t->b[1], (unsigned long long)nb,
-	       (unsigned long long)t->sa.diags);
+	printf("# %s: A %d,%d: %llu switches (log %llu); B %d,%d: %llu switches (log %llu); %llu diagnostics, log lost %llu\n",
+	       name, t->a[0], t->a[1], (unsigned long long)na,
+	       (unsigned long long)t->log_a, t->b[0], t->b[1],
+	       (unsigned long long)nb, (unsigned long long)t->log_b,
+	       (unsigned long long)t->sa.diags,
+	       (unsigned long long)t->log_lost);
 }
 
 static uint64_t tid_switches(const struct fm_scan *s)
@@ -805,29 +879,76 @@ static uint64_t tid_switches(const struct fm_scan *s)
 	return n;
 }
 
-TEST(retain_keeps_first_window)
+static uint64_t reassigned(const struct fm_scan *s)
 {
-	NEED(RETAIN);
-	EXPECT_LT(300, tid_switches(&RETAIN.sa))
-		TH_LOG("thread A's switches (first window) missing");
-	EXPECT_LT(300, tid_switches(&RETAIN.sb))
-		TH_LOG("thread B's switches (second window) missing");
+	uint64_t n = 0;
+
+	for (int c = 0; c < FM_MAX_CPUS; c++)
+		n += s->prov[c].thread_reassigned + s->prov[c].string_reassigned;
+	return n;
 }
 
-TEST(retain_buffers_read_cleanly)
+/*
+ * Every switch of A's and B's threads the switch log saw is in the buffers,
+ * attributed to the right thread (a thread index reused for another thread
+ * after the restart would move A's switches to someone else).
+ */
+static void check_retain(struct __test_metadata *_metadata,
+			 const struct two_windows *t)
+{
+	EXPECT_EQ(0, t->log_lost);
+	EXPECT_LT(300, t->log_a);
+	EXPECT_EQ(t->log_a, tid_switches(&t->sa))
+		TH_LOG("thread A's switches (first window): log vs buffers");
+	EXPECT_EQ(t->log_b, tid_switches(&t->sb))
+		TH_LOG("thread B's switches (second window): log vs buffers");
+	EXPECT_EQ(0, t->sa.diags);
+	EXPECT_FALSE(t->sa.read_error);
+}
+
+TEST(retain_oneshot_keeps_first_window)
 {
 	NEED(RETAIN);
-	EXPECT_EQ(0, RETAIN.sa.diags);
-	EXPECT_FALSE(RETAIN.sa.read_error);
+	check_retain(_metadata, &RETAIN);
+}
+
+TEST(retain_circular_keeps_first_window)
+{
+	NEED(RETAIN_CIRC);
+	check_retain(_metadata, &RETAIN_CIRC);
+}
+
+/* Indices never change meaning within a session, restarts included. */
+TEST(retain_oneshot_indices_not_reassigned)
+{
+	NEED(RETAIN);
+	EXPECT_EQ(0, reassigned(&RETAIN.sa));
+}
+
+TEST(retain_circular_indices_not_reassigned)
+{
+	NEED(RETAIN_CIRC);
+	EXPECT_EQ(0, reassigned(&RETAIN_CIRC.sa));
+}
+
+/* The circular 128K run wrapped: kept data must still mean what it meant. */
+TEST(circular_indices_not_reassigned)
+{
+	NEED(CIRC);
+	ASSERT_TRUE(CIRC.scanned);
+	EXPECT_EQ(0, reassigned(&CIRC.scan));
 }
 
 TEST(clear_entire_loses_first_window)
 {
 	NEED(CLEAR);
+	EXPECT_EQ(0, CLEAR.log_lost);
+	EXPECT_LT(300, CLEAR.log_a);
 	EXPECT_EQ(0, tid_switches(&CLEAR.sa))
 		TH_LOG("thread A's switches survived CLEAR_ENTIRE");
-	EXPECT_LT(300, tid_switches(&CLEAR.sb))
-		TH_LOG("thread B's switches (second window) missing");
+	EXPECT_EQ(CLEAR.log_b, tid_switches(&CLEAR.sb))
+		TH_LOG("thread B's switches (second window): log vs buffers");
+	EXPECT_EQ(0, reassigned(&CLEAR.sa));
 }
 
 /* ------------------------------------------------------------------ */
@@ -926,8 +1047,11 @@ int main(int argc, char **argv)
 				"modes-retain");
 		run_two_windows(&CLEAR, FXT_MODE_ONESHOT, FXT_START_CLEAR_ENTIRE,
 				"modes-clear");
-		if (!RETAIN.ran || !CLEAR.ran)
-			printf("# two windows: %s %s\n", RETAIN.why, CLEAR.why);
+		run_two_windows(&RETAIN_CIRC, FXT_MODE_CIRCULAR,
+				FXT_START_RETAIN, "modes-retain-circ");
+		if (!RETAIN.ran || !CLEAR.ran || !RETAIN_CIRC.ran)
+			printf("# two windows: %s %s %s\n", RETAIN.why,
+			       CLEAR.why, RETAIN_CIRC.why);
 		run_nesting();
 	}
 	printf("# scenarios took %.1f s\n", fm_now() - t0);

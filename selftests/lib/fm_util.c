@@ -255,6 +255,9 @@ struct fm_frame {
 };
 
 struct fm_walk {
+	uint64_t thread_koid[FM_MAX_CPUS][256];
+	bool thread_set[FM_MAX_CPUS][256];
+	uint64_t str_hash[FM_MAX_CPUS][0x8000];
 	struct fm_frame stack[FM_MAX_CPUS][FM_STACK_MAX];
 	int depth[FM_MAX_CPUS];
 	bool any_begin[FM_MAX_CPUS];
@@ -379,6 +382,35 @@ int fm_scan(const char *path, const uint64_t *tids, int ntids,
 			continue;
 		p = &s->prov[cpu];
 		p->seen = true;
+		if (rec.type == FXT_REC_THREAD) {
+			uint8_t ix = rec.u.thread.index;
+
+			if (w->thread_set[cpu][ix] &&
+			    w->thread_koid[cpu][ix] != rec.u.thread.tid) {
+				if (p->thread_reassigned++ < 3)
+					printf("# cpu%u: thread index %u: koid %llu, then %llu\n",
+					       cpu, ix,
+					       (unsigned long long)w->thread_koid[cpu][ix],
+					       (unsigned long long)rec.u.thread.tid);
+			}
+			w->thread_set[cpu][ix] = true;
+			w->thread_koid[cpu][ix] = rec.u.thread.tid;
+			continue;
+		}
+		if (rec.type == FXT_REC_STRING && rec.u.string.index < 0x8000) {
+			uint16_t ix = rec.u.string.index;
+			uint64_t h = 1469598103934665603ull;
+
+			for (unsigned int k = 0; rec.u.string.str.data &&
+			     k < rec.u.string.str.len; k++)
+				h = (h ^ (uint8_t)rec.u.string.str.data[k]) *
+				    1099511628211ull;
+			h |= 1;	/* 0 = unset */
+			if (w->str_hash[cpu][ix] && w->str_hash[cpu][ix] != h)
+				p->string_reassigned++;
+			w->str_hash[cpu][ix] = h;
+			continue;
+		}
 		if (rec.type == FXT_REC_SCHED &&
 		    rec.subtype == FXT_SCHED_CONTEXT_SWITCH) {
 			const struct fxt_thread *o = &rec.u.sw.out, *i = &rec.u.sw.in;
@@ -436,6 +468,7 @@ int fm_cpus(int *cpus, int max)
 struct pp_thr {
 	pthread_t th;
 	bool leader;
+	volatile bool *stop;
 	int rfd, wfd, cpu;
 	unsigned long rounds;
 	pid_t tid;
@@ -461,6 +494,8 @@ static void *pp_main(void *arg)
 	t->tid = gettid();
 	pin(t->cpu);
 	for (unsigned long i = 0; i < t->rounds && !t->err; i++) {
+		if (t->stop && __atomic_load_n(t->stop, __ATOMIC_RELAXED))
+			break;
 		for (int step = 0; step < 2; step++) {
 			bool wr = (step == 0) == t->leader;
 			ssize_t n = wr ? write(t->wfd, &b, 1) : read(t->rfd, &b, 1);
@@ -476,6 +511,7 @@ static void *pp_main(void *arg)
 }
 
 struct fm_bg {
+	volatile bool stop;
 	struct pp_thr t[2];
 	int p1[2], p2[2];
 	int started;
@@ -493,10 +529,10 @@ struct fm_bg *fm_pingpong_bg(unsigned long rounds, int cpu_a, int cpu_b)
 	}
 	bg->t[0] = (struct pp_thr){ .leader = true, .wfd = bg->p1[1],
 				    .rfd = bg->p2[0], .cpu = cpu_a,
-				    .rounds = rounds };
+				    .rounds = rounds, .stop = &bg->stop };
 	bg->t[1] = (struct pp_thr){ .leader = false, .wfd = bg->p2[1],
 				    .rfd = bg->p1[0], .cpu = cpu_b,
-				    .rounds = rounds };
+				    .rounds = rounds, .stop = &bg->stop };
 	for (int i = 0; i < 2; i++) {
 		if (pthread_create(&bg->t[i].th, NULL, pp_main, &bg->t[i]))
 			break;
@@ -505,6 +541,12 @@ struct fm_bg *fm_pingpong_bg(unsigned long rounds, int cpu_a, int cpu_b)
 	if (bg->started == 1)
 		close(bg->p2[1]);	/* the leader's read sees EOF */
 	return bg;
+}
+
+void fm_bg_stop(struct fm_bg *bg)
+{
+	if (bg)
+		__atomic_store_n(&bg->stop, true, __ATOMIC_RELAXED);
 }
 
 int fm_bg_join(struct fm_bg *bg, pid_t tids[2])
@@ -518,7 +560,8 @@ int fm_bg_join(struct fm_bg *bg, pid_t tids[2])
 	for (int i = 0; i < 2; i++) {
 		if (tids)
 			tids[i] = bg->t[i].tid;
-		if (bg->t[i].err && !err)
+		if (bg->t[i].err && !err &&
+		    !(bg->stop && bg->t[i].err == EPIPE))
 			err = -bg->t[i].err;
 	}
 	if (bg->started < 2)

@@ -67,6 +67,8 @@ struct fm_prov {
 	uint64_t orphan_late;		/* ends on an empty stack after a begin */
 	uint64_t other_thread_irq;	/* irq/softirq events not on the pseudo-thread */
 	uint64_t mismatch_shown;
+	uint64_t thread_reassigned;	/* thread index redefined to another koid */
+	uint64_t string_reassigned;	/* string index redefined to other text */
 };
 
 struct fm_scan {
@@ -94,6 +96,8 @@ int fm_pingpong(unsigned long rounds, int cpu_a, int cpu_b, pid_t tids[2]);
 /* A ping-pong in the background: start, then join. */
 struct fm_bg;
 struct fm_bg *fm_pingpong_bg(unsigned long rounds, int cpu_a, int cpu_b);
+/* Ask the pair to stop early (the leader stops first, its peer sees EOF). */
+void fm_bg_stop(struct fm_bg *bg);
 int fm_bg_join(struct fm_bg *bg, pid_t tids[2]);
 
 /* n threads, each doing iters nanosleep(ns), pinned round-robin to cpus. */
