@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxt_sched_fields - what a context switch record says about its threads
+ * (Documentation/records.rst, "Context switch (subtype 0)"):
+ *   - idle is thread koid 0 in process 0 with priority 0, the rule by which
+ *     Perfetto recognises idle; no other thread has priority 0; the
+ *     outgoing state is never 1 (running); fxt-report gives idle no row in
+ *     its thread table;
+ *   - priorities: FXT priority = 140 - task->prio, so nice 0 -> 20,
+ *     nice 10 -> 10, SCHED_FIFO 10 (prio 89) -> 51, SCHED_FIFO 99 -> 140;
+ *   - outgoing states: a thread blocked in usleep() is 3 (blocked), an
+ *     exited thread's last switch is 4 (dying) or 5 (dead).
+ *
+ * Workload, once in main() under fxt-collect -m streaming: one thread per
+ * policy sets its own priority, notes CLOCK_BOOTTIME (the module's clock),
+ * then sleeps and wakes a few dozen times and exits. Only switches after
+ * that time are compared (before it the thread still had nice 0).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fxtscan.h"
+#include "libfxt.h"
+
+#define NAME		"sched-fields"
+#define NR_SLEEPS	30
+
+enum { T_NICE0, T_NICE10, T_FIFO10, T_FIFO99, NR_T };
+
+static const struct {
+	const char *what;
+	int policy;		/* SCHED_OTHER: nice below, else rt priority */
+	int value;
+	unsigned int fxt_prio;	/* expected, from records.rst */
+} spec[NR_T] = {
+	[T_NICE0]  = { "nice 0",        SCHED_OTHER, 0,  140 - 120 },
+	[T_NICE10] = { "nice 10",       SCHED_OTHER, 10, 140 - 130 },
+	[T_FIFO10] = { "SCHED_FIFO 10", SCHED_FIFO,  10, 140 - (99 - 10) },
+	[T_FIFO99] = { "SCHED_FIFO 99", SCHED_FIFO,  99, 140 - (99 - 99) },
+};
+
+struct worker {
+	int idx;
+	pid_t tid;
+	int err;		/* errno of the priority change */
+	uint64_t t_set;		/* CLOCK_BOOTTIME ns after the change */
+};
+
+static struct {
+	bool ran, loaded;
+	char why[512];
+	struct fs_collector coll;
+	struct fs_archive a;
+	struct worker w[NR_T];
+	int report_status;
+	char report_csv[PATH_MAX + 16];
+} R;
+
+static uint64_t boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	int ret;
+
+	w->tid = gettid();
+	if (spec[w->idx].policy == SCHED_OTHER) {
+		ret = setpriority(PRIO_PROCESS, w->tid, spec[w->idx].value);
+	} else {
+		struct sched_param sp = { .sched_priority = spec[w->idx].value };
+
+		ret = sched_setscheduler(0, spec[w->idx].policy, &sp);
+	}
+	if (ret) {
+		w->err = errno;
+		return NULL;
+	}
+	w->t_set = boottime_ns();
+	for (int i = 0; i < NR_SLEEPS; i++)
+		usleep(300);
+	return NULL;
+}
+
+static void run(void)
+{
+	pthread_t th[NR_T];
+	char tool[PATH_MAX];
+	char *argv[] = { tool, "--csv", R.coll.archive, NULL };
+	int ret;
+
+	if (geteuid()) {
+		snprintf(R.why, sizeof(R.why), "needs root");
+		return;
+	}
+	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why)))
+		return;
+	for (int i = 0; i < NR_T; i++) {
+		R.w[i].idx = i;
+		ret = pthread_create(&th[i], NULL, worker_main, &R.w[i]);
+		if (ret) {
+			snprintf(R.why, sizeof(R.why), "pthread_create: %s",
+				 strerror(ret));
+			fs_collect_stop(&R.coll, R.why + strlen(R.why), 1);
+			return;
+		}
+	}
+	for (int i = 0; i < NR_T; i++)
+		pthread_join(th[i], NULL);
+	usleep(20000);	/* the threads' final switches */
+	R.ran = true;
+	if (fs_collect_stop(&R.coll, R.why, sizeof(R.why)))
+		return;
+	ret = fs_load(R.coll.archive, &R.a);
+	if (ret) {
+		snprintf(R.why, sizeof(R.why), "%.300s: %s", R.coll.archive,
+			 strerror(-ret));
+		return;
+	}
+	R.loaded = true;
+	snprintf(R.report_csv, sizeof(R.report_csv), "%s.csv", R.coll.archive);
+	fs_tool_path(tool, sizeof(tool), "FXT_REPORT", "userspace/fxt-report");
+	R.report_status = access(tool, X_OK) ? -2 : fs_run(argv, R.report_csv, 120);
+}
+
+#define NEED_ARCHIVE() do {						\
+	if (!R.loaded)							\
+		SKIP(return, "no archive: %s", R.why);			\
+} while (0)
+
+TEST(scenario_ran)
+{
+	ASSERT_TRUE(R.ran && R.loaded) TH_LOG("%s", R.why);
+	for (int t = 0; t < NR_T; t++) {
+		EXPECT_EQ(0, R.w[t].err)
+			TH_LOG("%s: %s", spec[t].what, strerror(R.w[t].err));
+	}
+}
+
+TEST(archive_read_cleanly)
+{
+	NEED_ARCHIVE();
+	EXPECT_STREQ("", R.a.error);
+	EXPECT_EQ(0, R.a.diags);
+	EXPECT_EQ(0, R.a.malformed);
+	EXPECT_EQ(0, R.a.buffer_full);
+	ASSERT_LT(0, R.a.nsw);
+}
+
+TEST(switch_cpu_is_provider)
+{
+	uint64_t bad = 0;
+
+	NEED_ARCHIVE();
+	for (size_t i = 0; i < R.a.nsw; i++)
+		bad += R.a.sw[i].cpu != R.a.sw[i].provider;
+	ASSERT_EQ(0, bad);
+}
+
+/* The trace has idle at all (else the idle checks prove nothing). */
+TEST(idle_switches_present)
+{
+	uint64_t n = 0;
+
+	NEED_ARCHIVE();
+	for (size_t i = 0; i < R.a.nsw; i++)
+		n += (R.a.sw[i].out_defined && R.a.sw[i].out_tid == 0) +
+		     (R.a.sw[i].in_defined && R.a.sw[i].in_tid == 0);
+	ASSERT_LT(0, n);
+}
+
+/* Thread koid 0 always comes with process koid 0 and priority 0. */
+TEST(idle_is_process_0_priority_0)
+{
+	uint64_t bad = 0;
+
+	NEED_ARCHIVE();
+	for (size_t i = 0; i < R.a.nsw; i++) {
+		const struct fs_switch *s = &R.a.sw[i];
+
+		for (int side = 0; side < 2; side++) {
+			uint64_t tid = side ? s->in_tid : s->out_tid;
+			uint64_t pid = side ? s->in_pid : s->out_pid;
+			unsigned int prio = side ? s->in_prio : s->out_prio;
+
+			if (!(side ? s->in_defined : s->out_defined) || tid)
+				continue;
+			if ((pid || prio) && bad++ < 5)
+				TH_LOG("switch at 0x%llx: %s idle with pid %llu prio %u",
+				       (unsigned long long)s->offset,
+				       side ? "incoming" : "outgoing",
+				       (unsigned long long)pid, prio);
+		}
+	}
+	ASSERT_EQ(0, bad);
+}
+
+/* Priority 0 is idle's alone: Perfetto would drop such a thread's rows. */
+TEST(no_priority_0_but_idle)
+{
+	uint64_t bad = 0;
+
+	NEED_ARCHIVE();
+	for (size_t i = 0; i < R.a.nsw; i++) {
+		const struct fs_switch *s = &R.a.sw[i];
+
+		if (((s->out_tid && !s->out_prio) || (s->in_tid && !s->in_prio)) &&
+		    bad++ < 5)
+			TH_LOG("switch at 0x%llx: %llu (prio %u) -> %llu (prio %u)",
+			       (unsigned long long)s->offset,
+			       (unsigned long long)s->out_tid, s->out_prio,
+			       (unsigned long long)s->in_tid, s->in_prio);
+	}
+	ASSERT_EQ(0, bad);
+}
+
+/* Outgoing state: never 1 (running), always one records.rst lists. */
+TEST(outgoing_state_valid)
+{
+	uint64_t bad = 0;
+
+	NEED_ARCHIVE();
+	for (size_t i = 0; i < R.a.nsw; i++) {
+		unsigned int st = R.a.sw[i].out_state;
+
+		if ((st == FXT_THREAD_RUNNING || st > FXT_THREAD_DEAD) && bad++ < 5)
+			TH_LOG("switch at 0x%llx: outgoing state %u",
+			       (unsigned long long)R.a.sw[i].offset, st);
+	}
+	ASSERT_EQ(0, bad);
+}
+
+/* Priorities of the workers after their change (records.rst formula). */
+TEST(priorities_follow_policy)
+{
+	NEED_ARCHIVE();
+	for (int t = 0; t < NR_T; t++) {
+		const struct worker *w = &R.w[t];
+		uint64_t n = 0, bad = 0;
+
+		if (w->err)
+			continue;
+		for (size_t i = 0; i < R.a.nsw; i++) {
+			const struct fs_switch *s = &R.a.sw[i];
+
+			if (s->ts < w->t_set)
+				continue;
+			if (s->out_tid == (uint64_t)w->tid) {
+				n++;
+				if (s->out_prio != spec[t].fxt_prio && bad++ < 3)
+					TH_LOG("%s (tid %d): outgoing prio %u at 0x%llx",
+					       spec[t].what, w->tid, s->out_prio,
+					       (unsigned long long)s->offset);
+			}
+			if (s->in_tid == (uint64_t)w->tid) {
+				n++;
+				if (s->in_prio != spec[t].fxt_prio && bad++ < 3)
+					TH_LOG("%s (tid %d): incoming prio %u at 0x%llx",
+					       spec[t].what, w->tid, s->in_prio,
+					       (unsigned long long)s->offset);
+			}
+		}
+		EXPECT_LE(NR_SLEEPS, n)
+			TH_LOG("%s (tid %d): only %llu switches after the change",
+			       spec[t].what, w->tid, (unsigned long long)n);
+		EXPECT_EQ(0, bad) TH_LOG("%s: expected FXT priority %u",
+					 spec[t].what, spec[t].fxt_prio);
+	}
+}
+
+/* A thread going to sleep in usleep() leaves blocked (3). */
+TEST(sleeping_thread_leaves_blocked)
+{
+	NEED_ARCHIVE();
+	for (int t = 0; t < NR_T; t++) {
+		uint64_t blocked = 0;
+
+		for (size_t i = 0; i < R.a.nsw; i++)
+			blocked += R.a.sw[i].out_tid == (uint64_t)R.w[t].tid &&
+				   R.a.sw[i].out_state == FXT_THREAD_BLOCKED;
+		EXPECT_LE(NR_SLEEPS / 2, blocked)
+			TH_LOG("%s (tid %d): %llu blocked switches out", spec[t].what,
+			       R.w[t].tid, (unsigned long long)blocked);
+	}
+}
+
+/* The last switch out of an exited thread is dying (4) or dead (5). */
+TEST(exited_thread_leaves_dying_or_dead)
+{
+	NEED_ARCHIVE();
+	for (int t = 0; t < NR_T; t++) {
+		int last = -1;
+
+		for (size_t i = 0; i < R.a.nsw; i++)
+			if (R.a.sw[i].out_tid == (uint64_t)R.w[t].tid)
+				last = (int)i;
+		ASSERT_LE(0, last) TH_LOG("%s: never switched out", spec[t].what);
+		EXPECT_TRUE(R.a.sw[last].out_state == FXT_THREAD_DYING ||
+			    R.a.sw[last].out_state == FXT_THREAD_DEAD)
+			TH_LOG("%s (tid %d): last outgoing state %u", spec[t].what,
+			       R.w[t].tid, R.a.sw[last].out_state);
+		for (size_t i = 0; i < R.a.nsw; i++) {
+			EXPECT_FALSE(R.a.sw[i].in_tid == (uint64_t)R.w[t].tid &&
+				     R.a.sw[i].ts > R.a.sw[last].ts)
+				TH_LOG("%s: switched in after its final switch",
+				       spec[t].what);
+		}
+	}
+}
+
+/*
+ * fxt-report --csv: idle (koid 0) gets no row in the thread table; its
+ * time is the CPUs' idle_ns instead.
+ */
+TEST(fxt_report_idle_not_a_thread)
+{
+	char line[1024];
+	uint64_t rows = 0, idle_rows = 0, worker_rows = 0, idle_ns = 0;
+	int tid_col = -1, idle_col = -1;
+	FILE *f;
+
+	NEED_ARCHIVE();
+	if (R.report_status == -2)
+		SKIP(return, "no userspace/fxt-report");
+	if (R.report_status)
+		fs_print_file("fxt-report --csv", R.report_csv, 10);
+	ASSERT_EQ(0, R.report_status);
+	f = fopen(R.report_csv, "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		char *save = NULL, *tok;
+		char table[32] = "";
+		long long tid = -1, idle = -1;
+		bool header = !strncmp(line, "table,", 6);
+
+		line[strcspn(line, "\n")] = '\0';
+		tok = strtok_r(line, ",", &save);
+		for (int col = 0; tok; col++, tok = strtok_r(NULL, ",", &save)) {
+			if (col == 0) {
+				snprintf(table, sizeof(table), "%s", tok);
+				continue;
+			}
+			if (header) {
+				if (!strcmp(tok, "tid"))
+					tid_col = col;
+				if (!strcmp(tok, "idle_ns"))
+					idle_col = col;
+				continue;
+			}
+			if (col == tid_col && !strcmp(table, "threads"))
+				tid = atoll(tok);
+			if (col == idle_col && !strcmp(table, "cpus"))
+				idle = atoll(tok);
+		}
+		if (header)
+			continue;
+		if (!strcmp(table, "threads")) {
+			rows++;
+			idle_rows += tid == 0;
+			for (int t = 0; t < NR_T; t++)
+				worker_rows += tid == R.w[t].tid;
+		} else if (!strcmp(table, "cpus") && idle > 0) {
+			idle_ns += idle;
+		}
+	}
+	fclose(f);
+	ASSERT_LE(0, tid_col) TH_LOG("no tid column in the threads table");
+	EXPECT_LT(0, rows);
+	EXPECT_EQ(NR_T, worker_rows) TH_LOG("the workers' rows (parsing check)");
+	EXPECT_EQ(0, idle_rows) TH_LOG("a thread row with tid 0");
+	EXPECT_LT(0, idle_ns) TH_LOG("no CPU idle time at all");
+}
+
+int main(int argc, char **argv)
+{
+	run();
+	if (R.loaded)
+		printf("# %s: %zu switches; workers %d %d %d %d\n", R.coll.archive,
+		       R.a.nsw, R.w[0].tid, R.w[1].tid, R.w[2].tid, R.w[3].tid);
+	else
+		printf("# scenario: %s\n", R.why);
+	fflush(stdout);
+	return test_harness_run(argc, argv);
+}
