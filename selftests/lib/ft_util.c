@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -80,6 +81,8 @@ pid_t ft_spawn(char *const argv[], const char *log)
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDONLY);
 
+		/* Never outlive a test the harness killed on timeout. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (null < 0)
 			_exit(126);
 		dup2(null, 0);
