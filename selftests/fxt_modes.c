@@ -587,6 +587,8 @@ struct renamer {
 	pthread_t th;
 	int cpu;
 	int n;
+	int forks;
+	char tag;	/* names are "f<tag><cpu>-<i>" */
 };
 
 static void *renamer_main(void *arg)
@@ -599,11 +601,12 @@ static void *renamer_main(void *arg)
 	CPU_SET(r->cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 	for (int i = 0; i < r->n; i++) {
-		snprintf(name, sizeof(name), "fr%u-%u", (r->cpu & 0xff), (i & 0xffff));
+		snprintf(name, sizeof(name), "f%c%u-%u", r->tag, (r->cpu & 0xff),
+			 (i & 0xffff));
 		prctl(PR_SET_NAME, name);
 	}
 	/* A few forks: kernel object records of the children. */
-	for (int i = 0; i < 20; i++) {
+	for (int i = 0; i < r->forks; i++) {
 		pid_t p = fork();
 
 		if (p == 0)
@@ -658,7 +661,8 @@ static void run_durable_full(void)
 		return;
 	}
 	for (int i = 0; i < NCPUS; i++) {
-		r[i] = (struct renamer){ .cpu = CPUS[i], .n = 500 };
+		r[i] = (struct renamer){ .cpu = CPUS[i], .n = 500, .forks = 20,
+					 .tag = 'r' };
 		pthread_create(&r[i].th, NULL, renamer_main, &r[i]);
 	}
 	for (int i = 0; i < NCPUS; i++)
@@ -761,6 +765,89 @@ TEST(durable_full_stop_and_terminate)
 	NEED(DUR);
 	EXPECT_EQ(0, DUR.stop_err);
 	EXPECT_EQ(0, DUR.term_err);
+}
+
+/*
+ * Streaming, durable buffer full: durable records spill into the rolling
+ * buffer (buffers.rst), none is dropped, every one reaches the data.
+ */
+#define SPILL_RENAMES	500
+
+static struct {
+	bool ran;
+	char why[256];
+	struct fxt_cpu_stats st[FM_MAX_CPUS];
+	struct fm_scan scan;
+} SPILL;
+
+static void run_spill(void)
+{
+	struct renamer r[FM_MAX_CPUS];
+	char path[PATH_MAX];
+	struct dev d;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/modes-spill.fxt", tmpdir());
+	/* 1M: no roll (no SAVE_BUFFER to answer) for this little data. */
+	err = dev_init(&d, FXT_MODE_STREAMING, 1 << 20, 4096, FXT_CAT_SCHED);
+	if (err) {
+		snprintf(SPILL.why, sizeof(SPILL.why), "initialize: %s", strerror(-err));
+		return;
+	}
+	err = dev_start(&d, FXT_START_CLEAR_ENTIRE);
+	for (int i = 0; !err && i < NCPUS; i++) {
+		r[i] = (struct renamer){ .cpu = CPUS[i], .n = SPILL_RENAMES,
+					 .tag = 's' };
+		pthread_create(&r[i].th, NULL, renamer_main, &r[i]);
+	}
+	for (int i = 0; !err && i < NCPUS; i++)
+		pthread_join(r[i].th, NULL);
+	if (!err)
+		err = dev_stop(&d, FXT_STOP_WRITE_RESULTS);
+	if (!err)
+		err = get_stats(&d, SPILL.st);
+	if (!err)
+		err = dev_save(&d, path);
+	dev_close(&d);
+	fm_kobj_prefix = "fs";
+	if (!err)
+		err = fm_scan(path, NULL, 0, &SPILL.scan);
+	fm_kobj_prefix = NULL;
+	if (err) {
+		snprintf(SPILL.why, sizeof(SPILL.why), "%s", strerror(-err));
+		return;
+	}
+	SPILL.ran = true;
+	print_stats("streaming spill", SPILL.st);
+	printf("# streaming spill: %llu renamed-thread records in the data\n",
+	       (unsigned long long)SPILL.scan.kobj_prefixed);
+}
+
+TEST(spill_durable_full_reported)
+{
+	bool any = false;
+
+	NEED(SPILL);
+	for (int i = 0; i < NCPUS; i++)
+		any |= !!(SPILL.st[CPUS[i]].flags & FXT_CPU_DURABLE_FULL);
+	ASSERT_TRUE(any) TH_LOG("4 KiB durable buffer never full: tested nothing");
+}
+
+TEST(spill_nothing_dropped)
+{
+	NEED(SPILL);
+	for (int i = 0; i < NCPUS; i++) {
+		EXPECT_EQ(0, SPILL.st[CPUS[i]].durable_dropped) TH_LOG("cpu %d", CPUS[i]);
+		EXPECT_EQ(0, SPILL.st[CPUS[i]].records_dropped) TH_LOG("cpu %d", CPUS[i]);
+	}
+}
+
+TEST(spill_every_rename_saved)
+{
+	NEED(SPILL);
+	EXPECT_EQ((uint64_t)NCPUS * SPILL_RENAMES, SPILL.scan.kobj_prefixed);
+	EXPECT_EQ(0, SPILL.scan.diags);
+	EXPECT_FALSE(SPILL.scan.read_error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1043,6 +1130,9 @@ int main(int argc, char **argv)
 		run_durable_full();
 		if (!DUR.ran)
 			printf("# durable-full: %s\n", DUR.why);
+		run_spill();
+		if (!SPILL.ran)
+			printf("# streaming spill: %s\n", SPILL.why);
 		run_two_windows(&RETAIN, FXT_MODE_ONESHOT, FXT_START_RETAIN,
 				"modes-retain");
 		run_two_windows(&CLEAR, FXT_MODE_ONESHOT, FXT_START_CLEAR_ENTIRE,

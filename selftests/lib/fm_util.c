@@ -249,6 +249,8 @@ int fm_dump_check(const char *archive, const char *log)
 
 /* ---- archive scan ---- */
 
+const char *fm_kobj_prefix;
+
 struct fm_frame {
 	char cat[16];
 	char name[48];
@@ -397,6 +399,12 @@ int fm_scan(const char *path, const uint64_t *tids, int ntids,
 			w->thread_koid[cpu][ix] = rec.u.thread.tid;
 			continue;
 		}
+		if (rec.type == FXT_REC_KERNEL_OBJ && fm_kobj_prefix &&
+		    rec.u.kobj.name.data &&
+		    rec.u.kobj.name.len >= strlen(fm_kobj_prefix) &&
+		    !memcmp(rec.u.kobj.name.data, fm_kobj_prefix,
+			    strlen(fm_kobj_prefix)))
+			s->kobj_prefixed++;
 		if (rec.type == FXT_REC_STRING && rec.u.string.index < 0x8000) {
 			uint16_t ix = rec.u.string.index;
 			uint64_t h = 1469598103934665603ull;

@@ -78,7 +78,11 @@ struct fm_scan {
 	uint64_t string_undefined, thread_undefined;	/* reader diagnostics */
 	uint64_t undefined_strs;	/* event string refs with no data */
 	bool read_error;
+	uint64_t kobj_prefixed;		/* kernel objects named fm_kobj_prefix* */
 };
+
+/* fm_scan() counts kernel object records whose name starts with this. */
+extern const char *fm_kobj_prefix;
 
 /* Scan an archive; tids (ntids) are the watched threads. 0 or -errno. */
 int fm_scan(const char *path, const uint64_t *tids, int ntids,
