@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxt_hotplug - CPU hotplug under a streaming trace: the ping-pong scenario
+ * of fxt_pingpong (lib/pingpong.h: fxt-collect -m streaming -c sched, the
+ * BPF oracle, two unpinned threads) while another process takes every CPU
+ * but CPU 0 offline and back online, again and again. The archive must
+ * validate, the collector exit 0, the kernel log stay clean (run-all), and
+ * the ping-pong threads' context switches on CPU 0, which never goes
+ * offline, must equal the oracle's exactly; the other CPUs and the total
+ * are compared too.
+ *
+ * With 2 vCPUs CPU 1 toggles; scripts/vm-run --smp 4 toggles CPUs 1-3.
+ * Environment: FXT_HOTPLUG_DELAY_MS (pause after each toggle, default 30),
+ * FXT_PINGPONG_N (default here 50000), FXT_COLLECT_ARGS (default
+ * "-c sched"), and the knobs of lib/pingpong.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ft_util.h"
+#include "pingpong.h"
+#include "kselftest_harness.h"
+
+static struct pp_result R;
+static int ncpus;
+static long cycles = -1;	/* complete offline+online rounds */
+static long toggle_errors;
+static bool all_online_after;
+
+static volatile sig_atomic_t hp_stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	hp_stop = 1;
+}
+
+static int set_online(int cpu, int on)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return ft_write_file(path, on ? "1" : "0");
+}
+
+static int is_online(int cpu)
+{
+	char path[96], c = '?';
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return cpu == 0;	/* cpu0 often has no online file */
+	if (read(fd, &c, 1) != 1)
+		c = '?';
+	close(fd);
+	return c == '1';
+}
+
+/* The hotplug process: report complete rounds and errors in its exit pipe. */
+static void hotplug_child(int wfd)
+{
+	long rounds = 0, errors = 0, delay = ft_env_ulong("FXT_HOTPLUG_DELAY_MS", 30);
+	struct sigaction sa = { .sa_handler = on_term };
+
+	sigaction(SIGTERM, &sa, NULL);
+	while (!hp_stop) {
+		for (int c = 1; c < ncpus; c++)
+			if (set_online(c, 0))
+				errors++;
+		usleep(delay * 1000);
+		for (int c = 1; c < ncpus; c++)
+			if (set_online(c, 1))
+				errors++;
+		usleep(delay * 1000);
+		rounds++;
+	}
+	for (int c = 1; c < ncpus; c++)
+		if (!is_online(c))
+			set_online(c, 1);
+	if (write(wfd, &rounds, sizeof(rounds)) < 0 ||
+	    write(wfd, &errors, sizeof(errors)) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+TEST(scenario_ran)
+{
+	ASSERT_TRUE(R.ran && R.have_archive) TH_LOG("%s", R.why);
+}
+
+TEST(cpus_toggled)
+{
+	ASSERT_LT(1, ncpus) TH_LOG("one CPU: nothing to unplug (vm-run --smp >= 2)");
+	EXPECT_EQ(0, toggle_errors);
+	ASSERT_LE(3, cycles) TH_LOG("only %ld offline/online rounds", cycles);
+	EXPECT_TRUE(all_online_after);
+}
+
+TEST(collector_exit_status)
+{
+	ASSERT_TRUE(R.ran);
+	ASSERT_TRUE(WIFEXITED(R.collector_status))
+		TH_LOG("wait status 0x%x", R.collector_status);
+	ASSERT_EQ(0, WEXITSTATUS(R.collector_status));
+}
+
+TEST(archive_valid)
+{
+	ASSERT_TRUE(R.have_archive);
+	EXPECT_TRUE(R.arc.magic_ok);
+	EXPECT_STREQ("", R.arc.error);
+	EXPECT_EQ(0, arc_sum(&R.arc, unresolved));
+	EXPECT_EQ(0, arc_sum(&R.arc, cpu_mismatch));
+	EXPECT_EQ(0, arc_sum(&R.arc, buffer_full));
+	for (int cpu = 0; cpu <= R.arc.max_provider; cpu++) {
+		EXPECT_EQ(0, R.arc.prov[cpu].backwards) TH_LOG("cpu %d", cpu);
+	}
+	ASSERT_TRUE(R.dump_ran);
+	if (!WIFEXITED(R.dump_status) || WEXITSTATUS(R.dump_status))
+		pp_print_file("fxt-dump --check", R.dump_log, 20);
+	EXPECT_TRUE(WIFEXITED(R.dump_status) && WEXITSTATUS(R.dump_status) == 0);
+}
+
+TEST(cpu0_switches_equal_oracle)
+{
+	ASSERT_TRUE(R.ran && R.have_archive);
+	ASSERT_LT(0, R.or_switches[0]) TH_LOG("no switch on CPU 0");
+	ASSERT_EQ(R.or_switches[0], R.arc.prov[0].switches);
+}
+
+TEST(switches_equal_oracle_every_cpu)
+{
+	ASSERT_TRUE(R.ran && R.have_archive);
+	for (int cpu = 1; cpu < R.nr_cpus && cpu < ARC_MAX_PROVIDERS; cpu++) {
+		EXPECT_EQ(R.or_switches[cpu], R.arc.prov[cpu].switches)
+			TH_LOG("cpu %d (toggled)", cpu);
+	}
+	EXPECT_EQ(R.or_switches_total, arc_sum(&R.arc, switches));
+}
+
+int main(int argc, char **argv)
+{
+	struct pp_config cfg = { .name = "hotplug", .pin = PP_PIN_NONE };
+	int p[2];
+	pid_t hp;
+
+	ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	setenv("FXT_COLLECT_ARGS", "-c sched", 0);
+	setenv("FXT_PINGPONG_N", "50000", 0);
+	pp_config_from_env(&cfg);
+	printf("# hotplug: %d CPUs (1..%d toggle), %lu round trips, collector %s -m streaming\n",
+	       ncpus, ncpus - 1, cfg.rounds, getenv("FXT_COLLECT_ARGS"));
+	fflush(stdout);
+	if (ncpus > 1 && !pipe(p)) {
+		hp = fork();
+		if (hp == 0) {
+			close(p[0]);
+			hotplug_child(p[1]);
+		}
+		close(p[1]);
+		pp_run(&cfg, &R);
+		if (hp > 0) {
+			int status;
+
+			kill(hp, SIGTERM);
+			waitpid(hp, &status, 0);
+			if (read(p[0], &cycles, sizeof(cycles)) != sizeof(cycles) ||
+			    read(p[0], &toggle_errors, sizeof(toggle_errors)) !=
+			    sizeof(toggle_errors))
+				cycles = -1;
+		}
+		close(p[0]);
+	}
+	all_online_after = true;
+	for (int c = 1; c < ncpus; c++) {
+		if (!is_online(c)) {
+			set_online(c, 1);
+			all_online_after = false;
+		}
+	}
+	printf("# hotplug: %ld offline/online rounds, %ld toggle errors\n",
+	       cycles, toggle_errors);
+	pp_print(&R);
+	if (!R.ran || !WIFEXITED(R.collector_status) || WEXITSTATUS(R.collector_status))
+		pp_print_file("fxt-collect output", R.collect_log, 30);
+	fflush(stdout);
+	return test_harness_run(argc, argv);
+}
