@@ -19,7 +19,7 @@ set -u
 out=${1:?usage: run-guest.sh OUTDIR}
 B=build/bench/bin
 T=/sys/kernel/tracing
-reps=${BENCH_REPS:-10}
+reps=${BENCH_REPS:-5}
 pp_n=${BENCH_PP:-5000}
 msg_args=${BENCH_MSG:--g 1 -l 20}
 fork_n=${BENCH_FORK:-100}
