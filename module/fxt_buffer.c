@@ -79,8 +79,9 @@ int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size)
 	if (!durable_size)
 		durable_size = clamp_t(u64, avail / 8, FXT_MIN_DURABLE,
 				       FXT_MAX_DURABLE) & ~15ull;
+	/* avail >= 60K: the subtraction cannot wrap, an addition could. */
 	if (durable_size & 7 || durable_size < FXT_MIN_ROLLING ||
-	    durable_size + 2 * FXT_MIN_ROLLING > avail)
+	    durable_size > avail - 2 * FXT_MIN_ROLLING)
 		return -EINVAL;
 	rolling = ((avail - durable_size) / 2) & ~7ull;
 	if (check_mul_overflow(size, (u64)nr_cpu_ids, &total))
