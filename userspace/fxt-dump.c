@@ -41,6 +41,8 @@ static const char usage[] =
 "Exit status: 0 success, 1 defects found (--check) or unreadable archive,\n"
 "2 usage error.\n";
 
+static char out_mem[OUTBUF_SIZE + OUTBUF_SLACK];
+static struct outbuf out;
 static const char *prog = "fxt-dump";
 
 /* ------------------------------------------------------------------ */
@@ -364,13 +366,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
 		return 1;
 	}
-	o = malloc(sizeof(*o));
+	o = &out;
 	rec = malloc(sizeof(*rec));
 	if (!o || !rec) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
-	ob_init(o, STDOUT_FILENO);
+	ob_init(o, STDOUT_FILENO, out_mem, OUTBUF_SIZE);
 	cs.out = o;
 	cs.check = mode == MODE_CHECK;
 	fxt_reader_set_diag(r, on_diag, &cs);
@@ -398,7 +400,6 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	fxt_reader_close(r);
-	free(o);
 	free(rec);
 	return rc;
 }

@@ -53,6 +53,8 @@ static const char usage[] =
 "and the archive is larger than 64 MiB.\n"
 "Exit status: 0 success, 1 unreadable archive, 2 usage error.\n";
 
+static char out_mem[OUTBUF_SIZE + OUTBUF_SLACK];
+static struct outbuf out;
 static const char *prog = "fxt-report";
 
 #define IRQ_KOID_BASE	0x40000001ull	/* CPU c's interrupt pseudo-thread (records.rst) */
@@ -130,7 +132,7 @@ static struct tstat *thread_get(struct report *rp, uint64_t tid)
 	if (i >= 0)
 		return &rp->threads[i];
 	if (rp->nthreads == rp->tcap) {
-		size_t n = rp->tcap ? rp->tcap * 2 : 1024;
+		size_t n = rp->tcap ? rp->tcap * 2 : 64;
 		struct tstat *nt = realloc(rp->threads, n * sizeof(*nt));
 
 		if (!nt)
@@ -170,13 +172,14 @@ static struct cstat *cpu_get(struct report *rp, unsigned int cpu)
 static int handler_get(struct report *rp, bool soft, struct fxt_str name)
 {
 	size_t n = name.data ? name.len : 0, i;
+	const char *data = name.data ? name.data : "";
 	struct handler *h;
 
 	if (n > sizeof(h->name) - 1)
 		n = sizeof(h->name) - 1;
 	for (i = 0; i < rp->nhandlers; i++) {
 		h = &rp->handlers[i];
-		if (h->soft == soft && h->len == n && !memcmp(h->name, name.data, n))
+		if (h->soft == soft && h->len == n && !memcmp(h->name, data, n))
 			return (int)i;
 	}
 	if (rp->nhandlers == rp->hcap) {
@@ -193,8 +196,7 @@ static int handler_get(struct report *rp, bool soft, struct fxt_str name)
 	}
 	h = &rp->handlers[rp->nhandlers];
 	memset(h, 0, sizeof(*h));
-	if (n)
-		memcpy(h->name, name.data, n);
+	memcpy(h->name, data, n);
 	h->len = (uint8_t)n;
 	h->soft = soft;
 	return (int)rp->nhandlers++;
@@ -836,12 +838,12 @@ int main(int argc, char **argv)
 	}
 	fxt_reader_set_diag(rp.r, on_diag, &dc);
 	rec = malloc(sizeof(*rec));
-	o = malloc(sizeof(*o));
+	o = &out;
 	if (!rec || !o) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
-	ob_init(o, STDOUT_FILENO);
+	ob_init(o, STDOUT_FILENO, out_mem, OUTBUF_SIZE);
 	size = fxt_reader_size(rp.r);
 	progress = isatty(STDERR_FILENO) && size > (64u << 20);
 
@@ -894,6 +896,5 @@ int main(int argc, char **argv)
 	u64map_free(&rp.tmap);
 	fxt_reader_close(rp.r);
 	free(rec);
-	free(o);
 	return rc;
 }

@@ -84,7 +84,8 @@ struct jcpu {
 struct json {
 	struct fxt_reader *r;
 	struct outbuf *o;
-	struct outbuf *scratch;	/* rendering begin args for later */
+	struct outbuf scratch;	/* rendering begin args for later */
+	char scratch_mem[1024 + OUTBUF_SLACK];
 	struct jthread *threads;
 	size_t nthreads, cap;
 	struct u64map map;
@@ -107,7 +108,7 @@ static struct jthread *thread_get(struct json *j, uint64_t tid)
 	if (i >= 0)
 		return &j->threads[i];
 	if (j->nthreads == j->cap) {
-		size_t ncap = j->cap ? j->cap * 2 : 1024;
+		size_t ncap = j->cap ? j->cap * 2 : 64;
 		struct jthread *n = realloc(j->threads, ncap * sizeof(*n));
 
 		if (!n)
@@ -586,13 +587,14 @@ static void on_begin(struct json *j, struct jthread *t, const struct fxt_record 
 	copy_str(f->cat, &f->cat_len, FRAME_CAT, rec->u.event.category);
 	f->args_len = 0;
 	if (rec->nargs) {
-		j->scratch->len = 0;
-		put_arg_members(j->scratch, rec, false);
-		if (j->scratch->len <= FRAME_ARGS) {
-			memcpy(f->args, j->scratch->buf, j->scratch->len);
-			f->args_len = (uint16_t)j->scratch->len;
+		j->scratch.len = 0;
+		j->scratch.error = 0;
+		put_arg_members(&j->scratch, rec, false);
+		if (!j->scratch.error && j->scratch.len <= FRAME_ARGS) {
+			memcpy(f->args, j->scratch.buf, j->scratch.len);
+			f->args_len = (uint16_t)j->scratch.len;
 		}
-		j->scratch->len = 0;
+		j->scratch.len = 0;
 	}
 }
 
@@ -715,13 +717,9 @@ int fxt_json_convert(struct fxt_reader *r, struct outbuf *o)
 	j.r = r;
 	j.o = o;
 	j.first = true;
-	j.scratch = malloc(sizeof(*j.scratch));
-	if (!rec || !j.scratch) {
-		free(rec);
-		free(j.scratch);
+	if (!rec)
 		return -1;
-	}
-	ob_init(j.scratch, -1);
+	ob_init(&j.scratch, -1, j.scratch_mem, 1024);
 	OB_LIT(o, "{\"traceEvents\":[\n");
 	while ((n = fxt_reader_next(r, rec)) > 0) {
 		uint64_t ts;
@@ -766,7 +764,6 @@ int fxt_json_convert(struct fxt_reader *r, struct outbuf *o)
 	free(j.threads);
 	free(j.cpus);
 	u64map_free(&j.map);
-	free(j.scratch);
 	free(rec);
 	return n;
 }

@@ -11,11 +11,13 @@
 
 #include "outbuf.h"
 
-void ob_init(struct outbuf *o, int fd)
+void ob_init(struct outbuf *o, int fd, char *buf, size_t cap)
 {
 	o->fd = fd;
 	o->error = 0;
 	o->len = 0;
+	o->cap = cap;
+	o->buf = buf;
 }
 
 int ob_flush(struct outbuf *o)

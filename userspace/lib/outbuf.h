@@ -11,18 +11,19 @@
 #include <stdint.h>
 #include <string.h>
 
-#define OUTBUF_SIZE	(256u << 10)
+#define OUTBUF_SIZE	(256u << 10)	/* what the tools use */
 #define OUTBUF_SLACK	128	/* room any one ob_reserve() may ask for */
 
 struct outbuf {
-	int fd;
+	int fd;			/* -1: discard (writes fail, the buffer is reused) */
 	int error;		/* first write error (-errno), sticky */
-	size_t len;
-	char buf[OUTBUF_SIZE + OUTBUF_SLACK];
+	size_t len;		/* bytes in buf */
+	size_t cap;		/* flush beyond this; buf holds cap + OUTBUF_SLACK */
+	char *buf;
 };
 
-/* Initialise over fd; the buffer is inside the struct (allocate it). */
-void ob_init(struct outbuf *o, int fd);
+/* Initialise over fd with the caller's buffer of cap + OUTBUF_SLACK bytes. */
+void ob_init(struct outbuf *o, int fd, char *buf, size_t cap);
 /* Write out what is buffered; returns 0 or the first error. */
 int ob_flush(struct outbuf *o);
 void ob_printf(struct outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -35,7 +36,7 @@ void ob_json_double(struct outbuf *o, double v);
 
 static inline char *ob_reserve(struct outbuf *o, size_t n)
 {
-	if (o->len + n > OUTBUF_SIZE)
+	if (o->len + n > o->cap)
 		ob_flush(o);
 	return o->buf + o->len;
 }
@@ -43,13 +44,13 @@ static inline char *ob_reserve(struct outbuf *o, size_t n)
 static inline void ob_write(struct outbuf *o, const void *p, size_t n)
 {
 	if (n > OUTBUF_SLACK) {
-		if (o->len + n > OUTBUF_SIZE)
+		if (o->len + n > o->cap)
 			ob_flush(o);
-		if (n > OUTBUF_SIZE) {
+		if (n > o->cap) {
 			size_t chunk;
 
 			while (n) {
-				chunk = n > OUTBUF_SIZE ? OUTBUF_SIZE : n;
+				chunk = n > o->cap ? o->cap : n;
 				ob_flush(o);
 				memcpy(o->buf, p, chunk);
 				o->len = chunk;

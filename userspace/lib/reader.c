@@ -110,6 +110,8 @@ struct fxt_reader {
 	uint64_t nrecords;
 };
 
+static int buffer_alloc(struct fxt_reader *r);
+
 /* Decoding cursor over one record. */
 struct cur {
 	struct fxt_reader *r;
@@ -340,7 +342,7 @@ const struct fxt_kobj_info *fxt_reader_kobj(const struct fxt_reader *r, uint64_t
 
 static bool kobj_grow(struct fxt_reader *r, uint64_t offset)
 {
-	size_t ncap = r->kobj_cap ? r->kobj_cap * 2 : 1024, i;
+	size_t ncap = r->kobj_cap ? r->kobj_cap * 2 : 64, i;
 	struct fxt_kobj_info *old = r->kobjs, *n;
 	size_t ocap = r->kobj_cap;
 
@@ -1122,6 +1124,8 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 
 	if (r->stopped)
 		return r->end_rc;
+	if (!r->buf && buffer_alloc(r))
+		return -1;
 	avail = r->len - r->pos;
 	if (avail < 8) {
 		fill(r, 8);
@@ -1173,15 +1177,14 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 				return 0;
 			}
 		} else {
-			uint64_t got;
+			uint64_t got = avail + skip_input(r, bytes - avail);
 
-			report(r, rec->offset, FXT_D_TOO_LARGE, "%llu",
-			       (unsigned long long)bytes);
-			got = avail + skip_input(r, bytes - avail);
 			if (got < bytes) {
 				truncated(r, rec->offset, bytes, got);
 				return 0;
 			}
+			report(r, rec->offset, FXT_D_TOO_LARGE, "%llu",
+			       (unsigned long long)bytes);
 			rec->words = NULL;
 			rec->flags = FXT_RF_NO_PAYLOAD;
 			rec->provider = r->cur->id;
@@ -1210,11 +1213,8 @@ static struct fxt_reader *reader_new(void)
 	r->cap = FXT_READER_BUFSIZE;
 	r->mem_limit = FXT_READER_MEM_LIMIT;
 	r->track_kobjs = true;
-	r->buf = malloc(r->cap);
 	r->spare = calloc(1, sizeof(*r->spare));
-	if (!r->buf || !r->spare) {
-		free(r->buf);
-		free(r->spare);
+	if (!r->spare) {
 		free(r);
 		errno = ENOMEM;
 		return NULL;
@@ -1299,15 +1299,30 @@ void fxt_reader_close(struct fxt_reader *r)
 
 int fxt_reader_set_buffer_size(struct fxt_reader *r, size_t bytes)
 {
-	unsigned char *b;
-
-	if (r->started || bytes < MIN_BUFSIZE || bytes % 8)
+	if (r->buf || bytes < MIN_BUFSIZE || bytes % 8)
 		return -EINVAL;
-	b = realloc(r->buf, bytes);
-	if (!b)
-		return -ENOMEM;
-	r->buf = b;
 	r->cap = bytes;
+	return 0;
+}
+
+/*
+ * Allocate the read buffer on first use: cap bytes, or less when the whole
+ * archive is known to be smaller (a record larger than the archive is
+ * truncated whatever the buffer).
+ */
+static int buffer_alloc(struct fxt_reader *r)
+{
+	size_t size = r->cap;
+
+	if (r->size && r->size < size)
+		size = (size_t)((r->size + 4095) & ~4095ull);
+	r->buf = malloc(size);
+	if (!r->buf) {
+		report(r, 0, FXT_D_IO_ERROR, "%s", strerror(ENOMEM));
+		stop(r, -1);
+		return -1;
+	}
+	r->cap = size;
 	return 0;
 }
 

@@ -161,7 +161,9 @@ int fxt_write_raw(struct fxt_writer *w, const void *data, size_t len)
 /* The ref a struct fxt_str is written as. */
 static uint16_t str_ref(struct fxt_str s)
 {
-	if (s.ref && !(s.ref & FXT_STRING_REF_INLINE))
+	if (s.ref & FXT_STRING_REF_INLINE)	/* inline, even of length 0 */
+		return fxt_inline_string_ref(s.len);
+	if (s.ref)
 		return s.ref;
 	if (!s.len)
 		return 0;
@@ -362,14 +364,13 @@ int fxt_write_magic(struct fxt_writer *w)
 	return 0;
 }
 
-int fxt_write_provider_info(struct fxt_writer *w, uint32_t id, const char *name)
+static int provider_info(struct fxt_writer *w, uint32_t id, const char *name, size_t len)
 {
-	size_t len = name ? strlen(name) : 0;
 	size_t words = 1 + FXT_WORDS(len);
 	uint64_t *p;
 	int err;
 
-	if (len > 0xff)		/* name length is 8 bits [52..59] */
+	if (len > 0xff || (len && !name))	/* name length is 8 bits [52..59] */
 		return -EINVAL;
 	p = reserve(w, words, &err);
 	if (!p)
@@ -378,6 +379,11 @@ int fxt_write_provider_info(struct fxt_writer *w, uint32_t id, const char *name)
 	put_bytes(p + 1, name, len);
 	commit(w, words);
 	return 0;
+}
+
+int fxt_write_provider_info(struct fxt_writer *w, uint32_t id, const char *name)
+{
+	return provider_info(w, id, name, name ? strlen(name) : 0);
 }
 
 int fxt_write_provider_section(struct fxt_writer *w, uint32_t id)
@@ -752,18 +758,9 @@ int fxt_write_record(struct fxt_writer *w, const struct fxt_record *r)
 	switch (r->type) {
 	case FXT_REC_METADATA:
 		switch (r->subtype) {
-		case FXT_META_PROVIDER_INFO: {
-			char name[256];
-
-			size_t n = r->u.meta.name.len < 255 ? r->u.meta.name.len : 255;
-
-			if (n && r->u.meta.name.data)
-				memcpy(name, r->u.meta.name.data, n);
-			else
-				n = 0;
-			name[n] = 0;
-			return fxt_write_provider_info(w, r->u.meta.provider_id, name);
-		}
+		case FXT_META_PROVIDER_INFO:
+			return provider_info(w, r->u.meta.provider_id, r->u.meta.name.data,
+					     r->u.meta.name.len);
 		case FXT_META_PROVIDER_SECTION:
 			return fxt_write_provider_section(w, r->u.meta.provider_id);
 		case FXT_META_PROVIDER_EVENT:

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# run-tests.sh BUILD_DIR [--regenerate]
+# run-tests.sh BUILD_DIR [--regenerate] [--fuzz FUZZER SECONDS]
 #
 # The host test suite, run by `make test` on binaries built with ASan and
 # UBSan in BUILD_DIR:
@@ -13,16 +13,32 @@
 #      and no tool crashes on them;
 #   4. committed inputs (tests/inputs/, fuzzer finds): no tool crashes;
 #   5. a truncated archive: one warning, everything before it kept;
-#   6. --help and usage errors.
+#   6. --help and usage errors;
+#   7. with --fuzz, the libFuzzer target for SECONDS (one test: no crash;
+#      a crash is saved in tests/inputs/ and becomes a regression input).
 # Prints "N passed, M failed" last; exits 1 if anything failed.
 # --regenerate rewrites tests/golden/ from the current binaries instead.
 set -u
 B=$1
-REGEN=${2:-}
+shift
+REGEN=
+FUZZER=
+FUZZ_SECONDS=20
+while [ $# -gt 0 ]; do
+	case $1 in
+	--regenerate) REGEN=$1; shift ;;
+	--fuzz) FUZZER=$2; FUZZ_SECONDS=$3; shift 3 ;;
+	*) echo "run-tests.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
 T=$(cd "$(dirname "$0")" && pwd)
 G=$T/golden
 PY=${PYTHON:-python3}
-export ASAN_OPTIONS=exitcode=86:detect_leaks=1:abort_on_error=0
+# Leak checking costs ~0.3 s per process here: on for the unit tests and
+# the golden runs, off for the many robustness runs.
+LEAKS=exitcode=86:detect_leaks=1
+NOLEAKS=exitcode=86:detect_leaks=0
+export ASAN_OPTIONS=$LEAKS
 export UBSAN_OPTIONS=halt_on_error=1:exitcode=86:print_stacktrace=1
 pass=0
 fail=0
@@ -31,6 +47,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 B=$(cd "$B" && pwd)
+[ -n "$FUZZER" ] && FUZZER=$(cd "$(dirname "$FUZZER")" && pwd)/$(basename "$FUZZER")
 have_report=0
 [ -x "$B/fxt-report" ] && have_report=1
 
@@ -92,6 +109,7 @@ for name in $(awk '$2 == "golden" { print $1 }' "$tmp/list"); do
 done
 
 # 3. Defective archives.
+export ASAN_OPTIONS=$NOLEAKS
 for name in $(awk '$2 == "check" && $3 == "cli" { print $1 }' "$tmp/list"); do
 	"$B/mkarchive" "$name" "$name.fxt" || { bad "mkarchive $name"; continue; }
 	"$B/fxt-dump" --check "$name.fxt" >"$name.check" 2>&1
@@ -156,6 +174,25 @@ for tool in fxt-dump fxt-report; do
 	"$B/$tool" /nonexistent/file >/dev/null 2>&1
 	if [ $? -eq 1 ]; then ok; else bad "$tool: missing file does not exit 1"; fi
 done
+
+# 7. A short fuzzing run.
+if [ -n "$FUZZER" ]; then
+	F=$FUZZER
+	mkdir -p "$T/../build-fuzz/corpus"
+	(cd "$T/.." && ASAN_OPTIONS=quarantine_size_mb=8 "$F" -max_total_time="$FUZZ_SECONDS" \
+		-max_len=65536 -timeout=10 -rss_limit_mb=2048 -close_fd_mask=3 \
+		-artifact_prefix=tests/inputs/ -print_final_stats=1 \
+		build-fuzz/corpus fuzz/corpus) >"$tmp/fuzz.log" 2>&1
+	rc=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/fuzz.log")
+	if [ $rc -eq 0 ]; then
+		ok
+		echo "fuzz: ${runs:-?} inputs in ${FUZZ_SECONDS} s, no crash"
+	else
+		bad "fuzzer found a crash (saved in tests/inputs/):"
+		grep -E 'ERROR|runtime error|SUMMARY|Test unit written' "$tmp/fuzz.log" >&2
+	fi
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
