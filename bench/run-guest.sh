@@ -39,8 +39,16 @@ echo "workload,tracer,rep,wall_ns,ops,ok,events,lost,out_bytes,switches,np_count
 
 say() { echo "bench: $*" | tee -a "$log" >&2; }
 
+# Work from copies in the guest's tmpfs: the repository is shared with the
+# host, where a concurrent `make clean` (Kbuild's clean recurses into bench/)
+# deleted the modules in the middle of a run once.
+mkdir -p /tmp/bench/bin /tmp/bench/mod
+cp $B/* /tmp/bench/bin/ && cp userspace/fxt-collect /tmp/bench/bin/ &&
+	cp module/fxt.ko bench/nullprobe/nullprobe.ko bench/probebench/probebench.ko /tmp/bench/mod/ ||
+	{ say "cannot copy the binaries"; exit 1; }
+B=/tmp/bench/bin
 cp $B/nop /tmp/nop
-insmod module/fxt.ko || { say "cannot load fxt.ko"; exit 1; }
+insmod /tmp/bench/mod/fxt.ko || { say "cannot load fxt.ko"; exit 1; }
 # perf bench sched messaging and trace-cmd must work here; fail early if not
 perf bench sched messaging -g 1 -l 1 >/dev/null 2>&1 || say "perf bench sched messaging does not run"
 
@@ -102,12 +110,12 @@ start_tracer() {
 	null-sched|null-all)
 		local a=1
 		[ "$1" = null-sched ] && a=0
-		insmod bench/nullprobe/nullprobe.ko all=$a || ok=0 ;;
+		insmod /tmp/bench/mod/nullprobe.ko all=$a || ok=0 ;;
 	fxt-sched|fxt-all)
 		local c=sched,wakeup,irq,softirq
 		[ "$1" = fxt-sched ] && c=sched
 		rm -f /tmp/t.fxt /tmp/tr.err
-		$B/rusage /tmp/ru -- userspace/fxt-collect -m streaming -c $c \
+		$B/rusage /tmp/ru -- $B/fxt-collect -m streaming -c $c \
 			-o /tmp/t.fxt 2>/tmp/tr.err &
 		pid=$!
 		wait_for /tmp/tr.err "tracing started" || ok=0 ;;
@@ -237,7 +245,7 @@ for round in $(seq "${BENCH_MICRO_ROUNDS:-5}"); do
 		reset_vals
 		start_tracer "$t"
 		r="- - -"
-		if insmod bench/probebench/probebench.ko; then
+		if insmod /tmp/bench/mod/probebench.ko; then
 			r=$(cat /sys/module/probebench/parameters/result)
 			rmmod probebench
 		else
