@@ -35,10 +35,13 @@ unit-test:
 vmtest: module selftests
 	scripts/vm-run --kver $(KVER) --timeout 900 -- selftests/run-all
 
+# The kernels `make check` runs the VM selftests on (scripts/kver-resolve).
+KVERS ?= default 6.12-rt
+
 check: deps
 	$(MAKE) all
 	$(MAKE) unit-test
-	$(MAKE) vmtest
+	scripts/vm-matrix $(KVERS)
 
 demo: deps
 	$(MAKE) all

@@ -167,10 +167,10 @@ stop_tracer() {
 	fxt-sched|fxt-all)
 		stop_pid || ok=0
 		read_rusage
-		# fxt-collect: FILE: N bytes, N records, N dropped, N buffers saved
+		# fxt-collect: FILE: N bytes, N records (N events, N durable), N dropped, ...
 		local s
 		s=$(grep 'fxt-collect: /tmp/t.fxt:' /tmp/tr.err)
-		events=$(echo "$s" | sed -n 's/.* \([0-9]*\) records.*/\1/p')
+		events=$(echo "$s" | sed -n 's/.*(\([0-9]*\) events.*/\1/p')
 		lost=$(echo "$s" | sed -n 's/.* \([0-9]*\) dropped.*/\1/p')
 		obytes=$(stat -c %s /tmp/t.fxt 2>/dev/null)
 		switches=$($B/fxtcount /tmp/t.fxt | sed -n 's/.*switches=\([0-9]*\).*/\1/p')

@@ -481,14 +481,17 @@ static void save_final(struct collector *c)
 	}
 }
 
-static void sum_stats(struct collector *c, uint64_t *written, uint64_t *dropped)
+/* Records written (events = rolling ones) and dropped, over all CPUs. */
+static void sum_stats(struct collector *c, uint64_t *written, uint64_t *dropped,
+		      uint64_t *events)
 {
 	uint32_t cpu;
 
-	*written = *dropped = 0;
+	*written = *dropped = *events = 0;
 	for (cpu = 0; cpu < c->layout.nr_cpus; cpu++) {
 		if (!c->cpus[cpu].present)
 			continue;
+		*events += c->cpus[cpu].hdr->records_written;
 		*written += c->cpus[cpu].hdr->records_written +
 			    c->cpus[cpu].hdr->durable_records;
 		*dropped += c->cpus[cpu].hdr->records_dropped +
@@ -523,12 +526,12 @@ static void print_stats(struct collector *c, FILE *f)
 static void status_line(struct collector *c, uint64_t *last_ns,
 			uint64_t *last_written)
 {
-	uint64_t now = now_ns(CLOCK_MONOTONIC), written, dropped;
+	uint64_t now = now_ns(CLOCK_MONOTONIC), written, dropped, events;
 	double rate;
 
 	if (now - *last_ns < STATUS_INTERVAL_NS)
 		return;
-	sum_stats(c, &written, &dropped);
+	sum_stats(c, &written, &dropped, &events);
 	rate = (double)(written - *last_written) * 1e9 / (double)(now - *last_ns);
 	fprintf(stderr, "\r%10.0f events/s  %9.1f MB written  %" PRIu64 " dropped   ",
 		rate, (double)fxt_writer_bytes(&c->w) / 1e6, dropped);
@@ -647,7 +650,7 @@ int main(int argc, char **argv)
 	struct fxt_stop_options stop = { .flags = FXT_STOP_WRITE_RESULTS };
 	uint64_t archive_bytes;
 	struct sigaction sa = { 0 };
-	uint64_t deadline = 0, last_ns, last_written = 0, written, dropped;
+	uint64_t deadline = 0, last_ns, last_written = 0, written, dropped, events;
 	int go_fd = -1, ret;
 	bool tty, stopped = false;
 	uint32_t cpu;
@@ -776,12 +779,14 @@ int main(int argc, char **argv)
 	if (close(c.out))
 		die("closing %s: %s", c.output, strerror(errno));
 
-	sum_stats(&c, &written, &dropped);
+	sum_stats(&c, &written, &dropped, &events);
 	if (!c.quiet) {
 		print_stats(&c, stderr);
 		fprintf(stderr, "fxt-collect: %s: %" PRIu64 " bytes, %" PRIu64
-			" records, %" PRIu64 " dropped, %" PRIu64 " buffers saved\n",
-			c.output, archive_bytes, written, dropped, c.saves);
+			" records (%" PRIu64 " events, %" PRIu64 " durable), %" PRIu64
+			" dropped, %" PRIu64 " buffers saved\n",
+			c.output, archive_bytes, written, events, written - events,
+			dropped, c.saves);
 	}
 	if (dropped)
 		warnx_("%" PRIu64 " records were dropped (see the fxt/dropped counters)",
