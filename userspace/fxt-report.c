@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,16 +71,16 @@ enum tstate {
 	T_DEAD,
 };
 
+/* What every switch and wakeup touches: one cache line per thread. */
 struct tstat {
-	uint64_t tid, pid;
 	uint64_t since;		/* ns: entered state */
 	uint64_t wake_ts;	/* ns: pending wakeup */
+	uint64_t run_ns, wait_ns, wait_max;
+	uint64_t pid;
+	uint32_t switches, preempts, wakeups;
 	uint8_t state;		/* enum tstate */
 	bool has_wake;
-	uint64_t run_ns, wait_ns, wait_max;
-	uint64_t switches, preempts, wakeups;
-	struct hist *delay;
-};
+} __attribute__((aligned(64)));
 
 struct irqframe {
 	uint64_t start, child_ns;
@@ -100,23 +101,35 @@ struct cstat {
 	struct irqframe stack[IRQ_STACK];
 };
 
+/* Handler names belong to the reading thread, their statistics to the analysis. */
 struct handler {
 	char name[64];
 	uint8_t len;
 	bool soft;
+	uint32_t hash;
+	uint64_t count, total_ns, max_ns;	/* copied from hstats at the end */
+};
+
+struct hstat {
 	uint64_t count, total_ns, max_ns;
 };
 
 struct report {
 	struct fxt_reader *r;
-	struct tstat *threads;
+	struct tstat *threads;	/* hot state, 64-byte aligned */
+	uint64_t *tids;		/* by the same index: cold */
+	struct hist **delays;	/* by the same index, allocated at first sample */
 	size_t nthreads, tcap;
 	struct u64map tmap;
 	struct cstat *cpus;
 	size_t ncpus;
 	struct handler *handlers;
 	size_t nhandlers, hcap;
-	uint64_t first_ns, last_ns;
+	uint32_t *hslot;	/* hash of handlers: index + 1, 0 empty */
+	size_t hslots;
+	struct hstat *hstats;	/* by handler id */
+	size_t nhstats;
+	uint64_t first_ns, last_ns;	/* written by the reading side */
 	bool any_ts;
 	uint64_t switches, wakeups;
 };
@@ -133,19 +146,33 @@ static struct tstat *thread_get(struct report *rp, uint64_t tid)
 		return &rp->threads[i];
 	if (rp->nthreads == rp->tcap) {
 		size_t n = rp->tcap ? rp->tcap * 2 : 64;
-		struct tstat *nt = realloc(rp->threads, n * sizeof(*nt));
+		struct tstat *nt = aligned_alloc(64, n * sizeof(*nt));
+		uint64_t *tids = realloc(rp->tids, n * sizeof(*tids));
+		struct hist **d;
 
-		if (!nt)
+		if (tids)
+			rp->tids = tids;
+		d = realloc(rp->delays, n * sizeof(*d));
+		if (d)
+			rp->delays = d;
+		if (!nt || !tids || !d) {
+			free(nt);
 			return NULL;
+		}
+		if (rp->nthreads)
+			memcpy(nt, rp->threads, rp->nthreads * sizeof(*nt));
+		free(rp->threads);
 		rp->threads = nt;
 		rp->tcap = n;
 	}
 	if (u64map_put(&rp->tmap, tid, (uint32_t)rp->nthreads))
 		return NULL;
-	t = &rp->threads[rp->nthreads++];
+	t = &rp->threads[rp->nthreads];
 	memset(t, 0, sizeof(*t));
-	t->tid = tid;
 	t->pid = tid;
+	rp->tids[rp->nthreads] = tid;
+	rp->delays[rp->nthreads] = NULL;
+	rp->nthreads++;
 	return t;
 }
 
@@ -169,26 +196,61 @@ static struct cstat *cpu_get(struct report *rp, unsigned int cpu)
 	return &rp->cpus[cpu];
 }
 
+static uint32_t name_hash(bool soft, const char *s, size_t n)
+{
+	uint32_t h = soft ? 0x811c9dc5u ^ 0x5f : 0x811c9dc5u;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x01000193u;
+	return h;
+}
+
+/* The handler named name: an open-addressing hash over rp->handlers. */
 static int handler_get(struct report *rp, bool soft, struct fxt_str name)
 {
 	size_t n = name.data ? name.len : 0, i;
 	const char *data = name.data ? name.data : "";
 	struct handler *h;
+	uint32_t hash;
 
 	if (n > sizeof(h->name) - 1)
 		n = sizeof(h->name) - 1;
-	for (i = 0; i < rp->nhandlers; i++) {
-		h = &rp->handlers[i];
-		if (h->soft == soft && h->len == n && !memcmp(h->name, data, n))
-			return (int)i;
+	hash = name_hash(soft, data, n);
+	if (rp->hslots) {
+		for (i = hash & (rp->hslots - 1);; i = (i + 1) & (rp->hslots - 1)) {
+			uint32_t v = rp->hslot[i];
+
+			if (!v)
+				break;
+			h = &rp->handlers[v - 1];
+			if (h->hash == hash && h->soft == soft && h->len == n &&
+			    !memcmp(h->name, data, n))
+				return (int)(v - 1);
+		}
+	}
+	if ((rp->nhandlers + 1) * 2 > rp->hslots) {
+		size_t ns = rp->hslots ? rp->hslots * 2 : 128, k;
+		uint32_t *slots;
+
+		if (ns > (1u << 20))
+			return -1;
+		slots = calloc(ns, sizeof(*slots));
+		if (!slots)
+			return -1;
+		for (k = 0; k < rp->nhandlers; k++) {
+			for (i = rp->handlers[k].hash & (ns - 1); slots[i]; i = (i + 1) & (ns - 1))
+				;
+			slots[i] = (uint32_t)k + 1;
+		}
+		free(rp->hslot);
+		rp->hslot = slots;
+		rp->hslots = ns;
 	}
 	if (rp->nhandlers == rp->hcap) {
 		size_t c = rp->hcap ? rp->hcap * 2 : 64;
-		struct handler *nh;
+		struct handler *nh = realloc(rp->handlers, c * sizeof(*nh));
 
-		if (c > 65536)
-			return -1;
-		nh = realloc(rp->handlers, c * sizeof(*nh));
 		if (!nh)
 			return -1;
 		rp->handlers = nh;
@@ -199,11 +261,36 @@ static int handler_get(struct report *rp, bool soft, struct fxt_str name)
 	memcpy(h->name, data, n);
 	h->len = (uint8_t)n;
 	h->soft = soft;
+	h->hash = hash;
+	for (i = hash & (rp->hslots - 1); rp->hslot[i]; i = (i + 1) & (rp->hslots - 1))
+		;
+	rp->hslot[i] = (uint32_t)rp->nhandlers + 1;
 	return (int)rp->nhandlers++;
 }
 
 /* ------------------------------------------------------------------ */
-/* Events.                                                              */
+/* Events: the reading thread turns records into struct ev, the         */
+/* analysis thread applies them (see "Pipeline" below).                 */
+
+enum ev_kind { EV_SWITCH, EV_WAKEUP, EV_IRQ_BEGIN, EV_IRQ_END, EV_DROP };
+
+#define EVF_OUT		(1u << 0)	/* outgoing thread known */
+#define EVF_IN		(1u << 1)	/* incoming thread known */
+#define EVF_PIDS	(1u << 2)	/* pids valid (subtype 0 switch) */
+#define EVF_SOFT	(1u << 3)	/* softirq, not a hard interrupt */
+
+struct ev {
+	uint64_t ts;		/* ns */
+	uint64_t out_tid;	/* switch; wakeup: woken; drop: dropped count */
+	uint64_t out_pid;
+	uint64_t in_tid;
+	uint64_t in_pid;
+	uint32_t handler;	/* irq begin: handler id, UINT32_MAX unknown */
+	uint16_t cpu;
+	uint8_t kind;		/* enum ev_kind */
+	uint8_t flags;		/* EVF_* */
+	uint8_t out_state;
+};
 
 static void cpu_account(struct cstat *c, uint64_t ts)
 {
@@ -216,11 +303,10 @@ static void cpu_account(struct cstat *c, uint64_t ts)
 	c->since = ts;
 }
 
-static void on_switch(struct report *rp, const struct fxt_record *rec, uint64_t ts)
+static void on_switch(struct report *rp, const struct ev *e)
 {
-	const struct fxt_thread *out = &rec->u.sw.out, *in = &rec->u.sw.in;
-	bool v1 = rec->subtype == FXT_SCHED_CONTEXT_SWITCH;
-	struct cstat *c = cpu_get(rp, rec->u.sw.cpu);
+	struct cstat *c = cpu_get(rp, e->cpu);
+	uint64_t ts = e->ts;
 	struct tstat *t;
 
 	rp->switches++;
@@ -231,17 +317,17 @@ static void on_switch(struct report *rp, const struct fxt_record *rec, uint64_t 
 		}
 		cpu_account(c, ts);
 		c->switches++;
-		c->cur_valid = in->defined;
-		c->cur_tid = in->tid;
+		c->cur_valid = e->flags & EVF_IN;
+		c->cur_tid = e->in_tid;
 	}
-	if (out->defined && out->tid) {
-		t = thread_get(rp, out->tid);
+	if ((e->flags & EVF_OUT) && e->out_tid) {
+		t = thread_get(rp, e->out_tid);
 		if (t) {
-			if (v1)
-				t->pid = out->pid;
+			if (e->flags & EVF_PIDS)
+				t->pid = e->out_pid;
 			if (t->state == T_RUNNING && ts >= t->since)
 				t->run_ns += ts - t->since;
-			switch (rec->u.sw.out_state) {
+			switch (e->out_state) {
 			case FXT_THREAD_NEW:
 			case FXT_THREAD_RUNNING:
 				t->state = T_PREEMPTED;
@@ -258,11 +344,11 @@ static void on_switch(struct report *rp, const struct fxt_record *rec, uint64_t 
 			t->has_wake = false;
 		}
 	}
-	if (in->defined && in->tid) {
-		t = thread_get(rp, in->tid);
+	if ((e->flags & EVF_IN) && e->in_tid) {
+		t = thread_get(rp, e->in_tid);
 		if (t) {
-			if (v1)
-				t->pid = in->pid;
+			if (e->flags & EVF_PIDS)
+				t->pid = e->in_pid;
 			if (t->state == T_PREEMPTED && ts >= t->since) {
 				uint64_t d = ts - t->since;
 
@@ -271,13 +357,15 @@ static void on_switch(struct report *rp, const struct fxt_record *rec, uint64_t 
 					t->wait_max = d;
 			}
 			if (t->has_wake && ts >= t->wake_ts) {
-				if (!t->delay) {
-					t->delay = malloc(sizeof(*t->delay));
-					if (t->delay)
-						hist_init(t->delay);
+				struct hist **d = &rp->delays[t - rp->threads];
+
+				if (!*d) {
+					*d = malloc(sizeof(**d));
+					if (*d)
+						hist_init(*d);
 				}
-				if (t->delay)
-					hist_add(t->delay, ts - t->wake_ts);
+				if (*d)
+					hist_add(*d, ts - t->wake_ts);
 			}
 			t->has_wake = false;
 			t->state = T_RUNNING;
@@ -287,31 +375,28 @@ static void on_switch(struct report *rp, const struct fxt_record *rec, uint64_t 
 	}
 }
 
-static void on_wakeup(struct report *rp, const struct fxt_record *rec, uint64_t ts)
+static void on_wakeup(struct report *rp, const struct ev *e)
 {
 	struct tstat *t;
 
 	rp->wakeups++;
-	if (!rec->u.wakeup.tid)
+	if (!e->out_tid)
 		return;
-	t = thread_get(rp, rec->u.wakeup.tid);
+	t = thread_get(rp, e->out_tid);
 	if (!t)
 		return;
 	t->wakeups++;
 	if (t->state == T_RUNNING || t->state == T_PREEMPTED || t->has_wake)
 		return;
 	t->state = T_WOKEN;
-	t->since = ts;
-	t->wake_ts = ts;
+	t->since = e->ts;
+	t->wake_ts = e->ts;
 	t->has_wake = true;
 }
 
-static bool str_is(struct fxt_str s, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	return s.data && s.len == n && !memcmp(s.data, lit, n);
-}
+/* s equals the literal lit (compared inline: the length is a constant). */
+#define STR_IS(s, lit)	((s).len == sizeof(lit) - 1 && (s).data && \
+			 !memcmp((s).data, (lit), sizeof(lit) - 1))
 
 static void irq_close(struct report *rp, struct cstat *c, uint64_t ts)
 {
@@ -328,8 +413,8 @@ static void irq_close(struct report *rp, struct cstat *c, uint64_t ts)
 		c->softirq_ns += self;
 	else
 		c->irq_ns += self;
-	if (f->handler < rp->nhandlers) {
-		struct handler *h = &rp->handlers[f->handler];
+	if (f->handler < rp->nhstats) {
+		struct hstat *h = &rp->hstats[f->handler];
 
 		h->count++;
 		h->total_ns += self;
@@ -340,56 +425,201 @@ static void irq_close(struct report *rp, struct cstat *c, uint64_t ts)
 		c->stack[c->depth - 1].child_ns += dur;
 }
 
-static void on_event(struct report *rp, const struct fxt_record *rec, uint64_t ts)
+static void on_irq(struct report *rp, const struct ev *e)
 {
-	const struct fxt_thread *th = &rec->u.event.thread;
-	unsigned int cpu;
-	struct cstat *c;
-	bool soft;
+	struct cstat *c = cpu_get(rp, e->cpu);
 
-	if (rec->subtype == FXT_EVENT_COUNTER) {
-		/* fxt/dropped: cumulative per CPU, counter id = CPU. */
-		if (str_is(rec->u.event.category, "fxt") && str_is(rec->u.event.name, "dropped") &&
-		    rec->nargs && (rec->args[0].type == FXT_ARG_UINT64 ||
-				   rec->args[0].type == FXT_ARG_INT64)) {
-			c = cpu_get(rp, (unsigned int)(rec->u.event.data < MAX_CPUS ?
-							rec->u.event.data : MAX_CPUS));
-			if (c) {
-				c->dropped = rec->args[0].v.u64;
-				c->dropped_seen = true;
-			}
-		}
-		return;
-	}
-	if (rec->subtype != FXT_EVENT_DURATION_BEGIN && rec->subtype != FXT_EVENT_DURATION_END)
-		return;
-	if (str_is(rec->u.event.category, "irq"))
-		soft = false;
-	else if (str_is(rec->u.event.category, "softirq"))
-		soft = true;
-	else
-		return;
-	if (th->defined && th->tid >= IRQ_KOID_BASE && th->tid < IRQ_KOID_BASE + MAX_CPUS)
-		cpu = (unsigned int)(th->tid - IRQ_KOID_BASE);
-	else
-		cpu = rec->provider;
-	c = cpu_get(rp, cpu);
 	if (!c)
 		return;
-	if (rec->subtype == FXT_EVENT_DURATION_BEGIN) {
+	if (e->kind == EV_IRQ_BEGIN) {
 		if (c->depth < IRQ_STACK) {
 			struct irqframe *f = &c->stack[c->depth];
-			int h = handler_get(rp, soft, rec->u.event.name);
 
-			f->start = ts;
+			if (e->handler != UINT32_MAX && e->handler >= rp->nhstats) {
+				size_t n = rp->nhstats ? rp->nhstats : 64;
+				struct hstat *nh;
+
+				while (n <= e->handler)
+					n *= 2;
+				nh = realloc(rp->hstats, n * sizeof(*nh));
+				if (nh) {
+					memset(nh + rp->nhstats, 0, (n - rp->nhstats) * sizeof(*nh));
+					rp->hstats = nh;
+					rp->nhstats = n;
+				}
+			}
+			f->start = e->ts;
 			f->child_ns = 0;
-			f->handler = h < 0 ? UINT32_MAX : (uint32_t)h;
-			f->soft = soft;
+			f->handler = e->handler;
+			f->soft = e->flags & EVF_SOFT;
 		}
 		c->depth++;
 	} else if (c->depth) {
-		irq_close(rp, c, ts);	/* an end without a begin is ignored */
+		irq_close(rp, c, e->ts);	/* an end without a begin is ignored */
 	}
+}
+
+static void apply(struct report *rp, const struct ev *e)
+{
+	switch (e->kind) {
+	case EV_SWITCH:
+		on_switch(rp, e);
+		break;
+	case EV_WAKEUP:
+		on_wakeup(rp, e);
+		break;
+	case EV_IRQ_BEGIN:
+	case EV_IRQ_END:
+		on_irq(rp, e);
+		break;
+	case EV_DROP: {
+		struct cstat *c = cpu_get(rp, e->cpu);
+
+		if (c) {
+			c->dropped = e->out_tid;
+			c->dropped_seen = true;
+		}
+		break;
+	}
+	}
+}
+
+/* The time span covers every timestamped record (reading side). */
+static void saw_ts(struct report *rp, uint64_t ts)
+{
+	if (!rp->any_ts || ts < rp->first_ns)
+		rp->first_ns = ts;
+	if (!rp->any_ts || ts > rp->last_ns)
+		rp->last_ns = ts;
+	rp->any_ts = true;
+}
+
+/* The reading side: the event a record stands for, if any. */
+static bool make_event(struct report *rp, const struct fxt_record *rec, struct ev *e)
+{
+	const struct fxt_thread *th;
+	uint64_t ts;
+
+	if (rec->type == FXT_REC_SCHED) {
+		ts = fxt_reader_ticks_to_ns(rp->r, rec->ts);
+		saw_ts(rp, ts);
+		e->ts = ts;
+		if (rec->subtype == FXT_SCHED_THREAD_WAKEUP) {
+			e->kind = EV_WAKEUP;
+			e->out_tid = rec->u.wakeup.tid;
+			return true;
+		}
+		e->kind = EV_SWITCH;
+		e->cpu = rec->u.sw.cpu;
+		e->out_state = rec->u.sw.out_state;
+		e->flags = (rec->u.sw.out.defined ? EVF_OUT : 0) |
+			   (rec->u.sw.in.defined ? EVF_IN : 0) |
+			   (rec->subtype == FXT_SCHED_CONTEXT_SWITCH ? EVF_PIDS : 0);
+		e->out_tid = rec->u.sw.out.tid;
+		e->out_pid = rec->u.sw.out.pid;
+		e->in_tid = rec->u.sw.in.tid;
+		e->in_pid = rec->u.sw.in.pid;
+		return true;
+	}
+	if (rec->type != FXT_REC_EVENT)
+		return false;
+	ts = fxt_reader_ticks_to_ns(rp->r, rec->ts);
+	saw_ts(rp, ts);
+	e->ts = ts;
+	if (rec->subtype == FXT_EVENT_COUNTER) {
+		/* fxt/dropped: cumulative per CPU, counter id = CPU. */
+		if (STR_IS(rec->u.event.category, "fxt") && STR_IS(rec->u.event.name, "dropped") &&
+		    rec->nargs && (rec->args[0].type == FXT_ARG_UINT64 ||
+				   rec->args[0].type == FXT_ARG_INT64) &&
+		    rec->u.event.data < MAX_CPUS) {
+			e->kind = EV_DROP;
+			e->cpu = (uint16_t)rec->u.event.data;
+			e->out_tid = rec->args[0].v.u64;
+			return true;
+		}
+		return false;
+	}
+	if (rec->subtype != FXT_EVENT_DURATION_BEGIN && rec->subtype != FXT_EVENT_DURATION_END)
+		return false;
+	if (STR_IS(rec->u.event.category, "irq"))
+		e->flags = 0;
+	else if (STR_IS(rec->u.event.category, "softirq"))
+		e->flags = EVF_SOFT;
+	else
+		return false;
+	th = &rec->u.event.thread;
+	if (th->defined && th->tid >= IRQ_KOID_BASE && th->tid < IRQ_KOID_BASE + MAX_CPUS)
+		e->cpu = (uint16_t)(th->tid - IRQ_KOID_BASE);
+	else if (rec->provider < MAX_CPUS)
+		e->cpu = (uint16_t)rec->provider;
+	else
+		return false;
+	if (rec->subtype == FXT_EVENT_DURATION_BEGIN) {
+		int h = handler_get(rp, e->flags & EVF_SOFT, rec->u.event.name);
+
+		e->kind = EV_IRQ_BEGIN;
+		e->handler = h < 0 ? UINT32_MAX : (uint32_t)h;
+	} else {
+		e->kind = EV_IRQ_END;
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Pipeline: reading and decoding run on the main thread, the analysis */
+/* on a second one; blocks of events travel through a ring of NBLOCKS. */
+
+#define BLOCK_EVENTS	2048
+#define NBLOCKS		4
+
+struct pipeline {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct ev *blocks[NBLOCKS];
+	unsigned int count[NBLOCKS];
+	unsigned int head, filled;	/* consumer's next block, blocks ready */
+	bool done;
+	struct report *rp;
+};
+
+static void *analysis(void *arg)
+{
+	struct pipeline *p = arg;
+	unsigned int b, i;
+
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		while (!p->filled && !p->done)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (!p->filled) {
+			pthread_mutex_unlock(&p->mu);
+			return NULL;
+		}
+		b = p->head;
+		pthread_mutex_unlock(&p->mu);
+
+		for (i = 0; i < p->count[b]; i++)
+			apply(p->rp, &p->blocks[b][i]);
+
+		pthread_mutex_lock(&p->mu);
+		p->head = (p->head + 1) % NBLOCKS;
+		p->filled--;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
+/* Hand block tail (n events) over; wait for a free one. Returns the next tail. */
+static unsigned int submit(struct pipeline *p, unsigned int tail, unsigned int n)
+{
+	pthread_mutex_lock(&p->mu);
+	p->count[tail] = n;
+	p->filled++;
+	pthread_cond_broadcast(&p->cv);
+	while (p->filled == NBLOCKS)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	return (tail + 1) % NBLOCKS;
 }
 
 static void finish(struct report *rp)
@@ -416,6 +646,11 @@ static void finish(struct report *rp)
 				t->wait_max = end - t->since;
 		}
 	}
+	for (i = 0; i < rp->nhandlers && i < rp->nhstats; i++) {
+		rp->handlers[i].count = rp->hstats[i].count;
+		rp->handlers[i].total_ns = rp->hstats[i].total_ns;
+		rp->handlers[i].max_ns = rp->hstats[i].max_ns;
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -441,21 +676,33 @@ static const char *comm_of(const struct report *rp, uint64_t tid)
 	return k && k->name_len ? k->name : "";
 }
 
+static uint64_t tid_of(const struct tstat *t)
+{
+	return sort_rp->tids[t - sort_rp->threads];
+}
+
+static const struct hist *delay_of(const struct tstat *t)
+{
+	return sort_rp->delays[t - sort_rp->threads];
+}
+
 static uint64_t delay_value(const struct tstat *t, enum sort_key k)
 {
-	if (!t->delay || !t->delay->count)
+	const struct hist *d = delay_of(t);
+
+	if (!d || !d->count)
 		return 0;
 	switch (k) {
 	case K_AVG:
-		return t->delay->sum / t->delay->count;
+		return d->sum / d->count;
 	case K_P50:
-		return hist_percentile(t->delay, 50);
+		return hist_percentile(d, 50);
 	case K_P90:
-		return hist_percentile(t->delay, 90);
+		return hist_percentile(d, 90);
 	case K_P99:
-		return hist_percentile(t->delay, 99);
+		return hist_percentile(d, 99);
 	default:
-		return t->delay->max;
+		return d->max;
 	}
 }
 
@@ -474,7 +721,7 @@ static uint64_t key_value(const struct tstat *t)
 		return t->wakeups;
 	case K_TID:
 	case K_COMM:
-		return t->tid;
+		return tid_of(t);
 	default:
 		return delay_value(t, sort_by);
 	}
@@ -488,7 +735,7 @@ static int cmp_threads(const void *a, const void *b)
 	int c;
 
 	if (sort_by == K_COMM) {
-		c = strcmp(comm_of(sort_rp, x->tid), comm_of(sort_rp, y->tid));
+		c = strcmp(comm_of(sort_rp, tid_of(x)), comm_of(sort_rp, tid_of(y)));
 		if (c)
 			return c;
 	}
@@ -499,7 +746,7 @@ static int cmp_threads(const void *a, const void *b)
 			return vx < vy ? -1 : 1;
 		return vx > vy ? -1 : 1;
 	}
-	return x->tid < y->tid ? -1 : x->tid > y->tid;
+	return tid_of(x) < tid_of(y) ? -1 : tid_of(x) > tid_of(y);
 }
 
 static int cmp_handlers(const void *a, const void *b)
@@ -617,15 +864,15 @@ static void print_report(struct report *rp, struct outbuf *o, const char *path,
 		for (i = 0; i < rows; i++) {
 			const struct tstat *t = ts[i];
 
-			ob_printf(o, "%8llu %8llu %-16s ", (unsigned long long)t->tid,
+			ob_printf(o, "%8llu %8llu %-16s ", (unsigned long long)tid_of(t),
 				  (unsigned long long)t->pid,
-				  printable(comm_of(rp, t->tid), buf, sizeof(buf), 16));
+				  printable(comm_of(rp, tid_of(t)), buf, sizeof(buf), 16));
 			put_ms(o, t->run_ns, 11);
 			ob_printf(o, " %8llu %7llu ", (unsigned long long)t->switches,
 				  (unsigned long long)t->preempts);
 			put_ms(o, t->wait_ns, 11);
 			ob_printf(o, " %7llu", (unsigned long long)t->wakeups);
-			if (t->delay && t->delay->count) {
+			if (delay_of(t) && delay_of(t)->count) {
 				static const enum sort_key ks[] = { K_AVG, K_P50, K_P90, K_P99, K_DELAY };
 				unsigned int k;
 
@@ -693,11 +940,11 @@ static void print_report(struct report *rp, struct outbuf *o, const char *path,
 			  "delay_p90_ns,delay_p99_ns,delay_max_ns\n");
 		for (i = 0; i < rows; i++) {
 			const struct tstat *t = ts[i];
-			uint64_t cnt = t->delay ? t->delay->count : 0;
+			uint64_t cnt = delay_of(t) ? delay_of(t)->count : 0;
 
-			ob_printf(o, "threads,%llu,%llu,", (unsigned long long)t->tid,
+			ob_printf(o, "threads,%llu,%llu,", (unsigned long long)tid_of(t),
 				  (unsigned long long)t->pid);
-			csv_str(o, comm_of(rp, t->tid));
+			csv_str(o, comm_of(rp, tid_of(t)));
 			ob_printf(o, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 				  (unsigned long long)t->run_ns, (unsigned long long)t->switches,
 				  (unsigned long long)t->preempts, (unsigned long long)t->wait_ns,
@@ -779,7 +1026,11 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct diag_ctx dc = { 0 };
+	struct pipeline pipe;
 	struct report rp;
+	struct ev *block;
+	unsigned int tail = 0, nev = 0;
+	pthread_t thread;
 	struct fxt_record *rec;
 	struct outbuf *o;
 	bool csv = false, top_given = false, progress;
@@ -847,37 +1098,53 @@ int main(int argc, char **argv)
 	size = fxt_reader_size(rp.r);
 	progress = isatty(STDERR_FILENO) && size > (64u << 20);
 
-	while ((n = fxt_reader_next(rp.r, rec)) > 0) {
-		uint64_t ts;
-
-		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
-			continue;
-		if (rec->type == FXT_REC_SCHED) {
-			ts = fxt_reader_ticks_to_ns(rp.r, rec->ts);
-			if (rec->subtype == FXT_SCHED_THREAD_WAKEUP)
-				on_wakeup(&rp, rec, ts);
-			else
-				on_switch(&rp, rec, ts);
-		} else if (rec->type == FXT_REC_EVENT) {
-			ts = fxt_reader_ticks_to_ns(rp.r, rec->ts);
-			on_event(&rp, rec, ts);
-		} else {
-			continue;
-		}
-		if (!rp.any_ts || ts < rp.first_ns)
-			rp.first_ns = ts;
-		if (!rp.any_ts || ts > rp.last_ns)
-			rp.last_ns = ts;
-		rp.any_ts = true;
-		if (progress && !(fxt_reader_records(rp.r) & 0xfffff) && now() >= next_tick) {
-			uint64_t off = fxt_reader_offset(rp.r);
-
-			fprintf(stderr, "\r%s: %3u%% (%llu of %llu MiB)", prog,
-				(unsigned int)(off * 100 / size), (unsigned long long)(off >> 20),
-				(unsigned long long)(size >> 20));
-			next_tick = now() + 0.25;
+	memset(&pipe, 0, sizeof(pipe));
+	pipe.rp = &rp;
+	pthread_mutex_init(&pipe.mu, NULL);
+	pthread_cond_init(&pipe.cv, NULL);
+	for (k = 0; k < NBLOCKS; k++) {
+		pipe.blocks[k] = malloc(BLOCK_EVENTS * sizeof(struct ev));
+		if (!pipe.blocks[k]) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return 1;
 		}
 	}
+	if (pthread_create(&thread, NULL, analysis, &pipe)) {
+		fprintf(stderr, "%s: cannot start the analysis thread\n", prog);
+		return 1;
+	}
+	block = pipe.blocks[0];
+	while ((n = fxt_reader_next(rp.r, rec)) > 0) {
+		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
+			continue;
+		if (!make_event(&rp, rec, &block[nev]))
+			continue;
+		if (++nev == BLOCK_EVENTS) {
+			tail = submit(&pipe, tail, nev);
+			block = pipe.blocks[tail];
+			nev = 0;
+			if (progress && now() >= next_tick) {
+				uint64_t off = fxt_reader_offset(rp.r);
+
+				fprintf(stderr, "\r%s: %3u%% (%llu of %llu MiB)", prog,
+					(unsigned int)(off * 100 / size),
+					(unsigned long long)(off >> 20),
+					(unsigned long long)(size >> 20));
+				next_tick = now() + 0.25;
+			}
+		}
+	}
+	if (nev)
+		submit(&pipe, tail, nev);
+	pthread_mutex_lock(&pipe.mu);
+	pipe.done = true;
+	pthread_cond_broadcast(&pipe.cv);
+	pthread_mutex_unlock(&pipe.mu);
+	pthread_join(thread, NULL);
+	for (k = 0; k < NBLOCKS; k++)
+		free(pipe.blocks[k]);
+	pthread_mutex_destroy(&pipe.mu);
+	pthread_cond_destroy(&pipe.cv);
 	if (progress)
 		fprintf(stderr, "\r\033[K");
 	if (n < 0)
@@ -889,10 +1156,14 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	for (k = 0; k < rp.nthreads; k++)
-		free(rp.threads[k].delay);
+		free(rp.delays[k]);
+	free(rp.delays);
+	free(rp.tids);
 	free(rp.threads);
 	free(rp.cpus);
 	free(rp.handlers);
+	free(rp.hslot);
+	free(rp.hstats);
 	u64map_free(&rp.tmap);
 	fxt_reader_close(rp.r);
 	free(rec);

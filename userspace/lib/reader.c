@@ -132,8 +132,12 @@ static void stop(struct fxt_reader *r, int rc)
 	r->stopped = true;
 }
 
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#define COLD		__attribute__((cold, noinline))
+
 static void report(struct fxt_reader *r, uint64_t offset, enum fxt_diag_id id,
-		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5))) COLD;
 
 static void report(struct fxt_reader *r, uint64_t offset, enum fxt_diag_id id,
 		   const char *fmt, ...)
@@ -395,10 +399,8 @@ static void kobj_set(struct fxt_reader *r, uint64_t koid, unsigned int type,
 /* ------------------------------------------------------------------ */
 /* Decoding pieces.                                                     */
 
-static bool need(struct cur *c, size_t words, const char *what)
+static COLD void need_fail(struct cur *c, const char *what)
 {
-	if ((size_t)(c->end - c->p) >= words)
-		return true;
 	if (!c->bad) {
 		if (c->arg >= 0)
 			REPORT(c, ARG_SIZE, "%d (%s does not fit)", c->arg, what);
@@ -407,10 +409,17 @@ static bool need(struct cur *c, size_t words, const char *what)
 			       what, (unsigned long long)c->rec->nwords);
 	}
 	c->bad = true;
+}
+
+static inline bool need(struct cur *c, size_t words, const char *what)
+{
+	if (likely((size_t)(c->end - c->p) >= words))
+		return true;
+	need_fail(c, what);
 	return false;
 }
 
-static uint64_t take(struct cur *c, const char *what)
+static inline uint64_t take(struct cur *c, const char *what)
 {
 	if (!need(c, 1, what))
 		return 0;
@@ -418,7 +427,7 @@ static uint64_t take(struct cur *c, const char *what)
 }
 
 /* A stream of len bytes: returns its start, checks the zero padding. */
-static const char *take_stream(struct cur *c, size_t len, const char *what)
+static inline const char *take_stream(struct cur *c, size_t len, const char *what)
 {
 	size_t words = FXT_WORDS(len);
 	const char *s;
@@ -434,7 +443,7 @@ static const char *take_stream(struct cur *c, size_t len, const char *what)
 
 static const char empty_string[1] = "";
 
-static struct fxt_str get_str(struct cur *c, uint16_t ref, const char *what)
+static inline struct fxt_str get_str(struct cur *c, uint16_t ref, const char *what)
 {
 	struct fxt_str s = { ref, 0, empty_string };
 
@@ -462,7 +471,7 @@ static struct fxt_str get_str(struct cur *c, uint16_t ref, const char *what)
 	}
 }
 
-static struct fxt_thread get_thread(struct cur *c, uint8_t ref)
+static inline struct fxt_thread get_thread(struct cur *c, uint8_t ref)
 {
 	struct fxt_thread t = { ref, true, 0, 0 };
 
@@ -488,10 +497,10 @@ static struct fxt_thread get_thread(struct cur *c, uint8_t ref)
 	return t;
 }
 
-static void reserved(struct cur *c, uint64_t word, unsigned int lo, unsigned int hi,
-		     const char *what)
+static inline void reserved(struct cur *c, uint64_t word, unsigned int lo, unsigned int hi,
+			    const char *what)
 {
-	if (FXT_G(word, lo, hi))
+	if (unlikely(FXT_G(word, lo, hi)))
 		REPORT(c, RESERVED_BITS, "%s [%u..%u]", what, lo, hi);
 }
 
@@ -591,31 +600,46 @@ static const struct fxt_arg *find_arg(const struct fxt_record *rec, const char *
 	return NULL;
 }
 
-static void check_arg_type(struct cur *c, const char *name, unsigned int type)
+static inline bool name_is(struct fxt_str s, const char *lit, size_t n)
 {
-	const struct fxt_arg *a = find_arg(c->rec, name);
+	return s.len == n && s.data && !memcmp(s.data, lit, n);
+}
 
-	if (a && a->type != type)
-		REPORT(c, SCHED_ARGS, "\"%s\" is %s, not %s", name,
-		       fxt_arg_type_name(a->type), fxt_arg_type_name(type));
+/* Arguments named name1/name2 must have type1/type2 (one pass, no lookups). */
+static void check_arg_types(struct cur *c, const char *name1, size_t n1, unsigned int type1,
+			    const char *name2, size_t n2, unsigned int type2)
+{
+	const struct fxt_record *rec = c->rec;
+	unsigned int i;
+
+	for (i = 0; i < rec->nargs; i++) {
+		const struct fxt_arg *a = &rec->args[i];
+
+		if (a->type != type1 && name_is(a->name, name1, n1))
+			REPORT(c, SCHED_ARGS, "\"%s\" is %s, not %s", name1,
+			       fxt_arg_type_name(a->type), fxt_arg_type_name(type1));
+		else if (a->type != type2 && name_is(a->name, name2, n2))
+			REPORT(c, SCHED_ARGS, "\"%s\" is %s, not %s", name2,
+			       fxt_arg_type_name(a->type), fxt_arg_type_name(type2));
+	}
 }
 
 static inline void check_ts(struct cur *c, uint64_t ts)
 {
 	struct provider *p = c->r->cur;
 
-	if (ts < p->last_ts)
+	if (unlikely(ts < p->last_ts))
 		REPORT(c, TIME_BACKWARDS, "%u: %llu after %llu", p->id,
 		       (unsigned long long)ts, (unsigned long long)p->last_ts);
 	p->last_ts = ts;
 }
 
 /* A data record in a provider nobody announced. */
-static void check_provider(struct cur *c)
+static inline void check_provider(struct cur *c)
 {
 	struct provider *p = c->r->cur;
 
-	if (!p->announced && !p->warned) {
+	if (unlikely(!p->announced && !p->warned)) {
 		p->warned = true;
 		REPORT(c, PROVIDER_UNKNOWN, "%u", p->id);
 	}
@@ -802,8 +826,8 @@ static void decode_sched(struct cur *c, uint64_t h)
 		rec->u.sw.out.tid = take(c, "outgoing thread koid");
 		rec->u.sw.in.tid = take(c, "incoming thread koid");
 		get_args(c, (unsigned int)FXT_G(h, 16, 19));
-		check_arg_type(c, "outgoing_weight", FXT_ARG_INT32);
-		check_arg_type(c, "incoming_weight", FXT_ARG_INT32);
+		check_arg_types(c, "outgoing_weight", 15, FXT_ARG_INT32,
+				"incoming_weight", 15, FXT_ARG_INT32);
 		break;
 	case FXT_SCHED_THREAD_WAKEUP:
 		rec->u.wakeup.cpu = (uint16_t)FXT_G(h, 20, 35);
@@ -811,8 +835,7 @@ static void decode_sched(struct cur *c, uint64_t h)
 		rec->ts = take(c, "timestamp");
 		rec->u.wakeup.tid = take(c, "woken thread koid");
 		get_args(c, (unsigned int)FXT_G(h, 16, 19));
-		check_arg_type(c, "weight", FXT_ARG_INT32);
-		check_arg_type(c, "waker", FXT_ARG_KOID);
+		check_arg_types(c, "weight", 6, FXT_ARG_INT32, "waker", 5, FXT_ARG_KOID);
 		if (!c->bad)
 			check_ts(c, rec->ts);
 		return;
