@@ -37,8 +37,12 @@ static const char usage[] =
 "  -h, --help    show this help and exit\n"
 "\n"
 "Without an option every record is printed as: offset, record type, and its\n"
-"fields with string and thread references resolved.\n"
-"Exit status: 0 success, 1 defects found (--check) or unreadable archive,\n"
+"fields with string and thread references resolved (\"name\"#3 is string\n"
+"index 3; {tid=.. pid=.. \"comm\" ref=2} a thread, ref being its index).\n"
+"Defects met while dumping or converting go to standard error; a truncated\n"
+"last record is reported once and everything before it is kept.\n"
+"Exit status: 0 success (--check: no errors; warnings do not count),\n"
+"1 errors found (--check) or the archive could not be read to its end,\n"
 "2 usage error.\n";
 
 static char out_mem[OUTBUF_SIZE + OUTBUF_SLACK];

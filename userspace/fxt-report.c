@@ -52,7 +52,10 @@ static const char usage[] =
 "Interrupts: per handler name, exclusive of nested interrupts.\n"
 "A progress indicator is shown on standard error when it is a terminal\n"
 "and the archive is larger than 64 MiB.\n"
-"Exit status: 0 success, 1 unreadable archive, 2 usage error.\n";
+"Defects in the archive are summarised on standard error (fxt-dump --check\n"
+"lists them); records that cannot be decoded are skipped.\n"
+"Exit status: 0 success, 1 the archive could not be read to its end (the\n"
+"report covers what was read), 2 usage error.\n";
 
 static char out_mem[OUTBUF_SIZE + OUTBUF_SLACK];
 static struct outbuf out;
@@ -996,15 +999,14 @@ struct diag_ctx {
 static int on_diag(void *ctx, uint64_t offset, enum fxt_diag_id id, const char *msg)
 {
 	struct diag_ctx *d = ctx;
+	bool warning = fxt_diag_severity(id) == FXT_SEV_WARNING;
 
-	if (id == FXT_D_TRUNCATED || id == FXT_D_IO_ERROR || id == FXT_D_SIZE_ZERO ||
-	    id == FXT_D_BIG_ENDIAN || fxt_diag_severity(id) == FXT_SEV_WARNING) {
-		fprintf(stderr, "%s: %s%s\n", prog,
-			id == FXT_D_TRUNCATED ? "warning: " : "", msg);
-		(void)offset;
-	} else if (d->shown++ < 5) {
-		fprintf(stderr, "%s: offset 0x%llx: %s\n", prog, (unsigned long long)offset, msg);
-	}
+	if (id == FXT_D_TRUNCATED)
+		fprintf(stderr, "%s: warning: %s\n", prog, msg);
+	else if (warning || id == FXT_D_IO_ERROR || id == FXT_D_SIZE_ZERO ||
+		 id == FXT_D_BIG_ENDIAN || d->shown++ < 5)
+		fprintf(stderr, "%s: offset 0x%llx: %s%s\n", prog, (unsigned long long)offset,
+			warning ? "warning: " : "", msg);
 	return 0;
 }
 

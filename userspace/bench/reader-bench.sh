@@ -10,8 +10,8 @@
 # 16-byte indexed context switches, wakeups, irq/softirq begin/end, some
 # kernel object and string records), reads it once to have it in the page
 # cache, then times fxt-dump --check, fxt-dump --json >/dev/null and
-# fxt-report, and prints a Markdown table: wall time, records/s, MB/s,
-# JSON events/s and peak RSS (getrusage via /usr/bin/time when present).
+# fxt-report, and prints a Markdown table: wall and CPU time, records/s,
+# MiB/s, JSON events/s and peak RSS (getrusage via /usr/bin/time).
 set -eu
 cd "$(dirname "$0")/.."
 MB=${BENCH_MB:-1024}
@@ -35,25 +35,29 @@ records=$(cut -d' ' -f1 "$F.count")
 bytes=$(wc -c <"$F")
 cat "$F" >/dev/null		# into the page cache
 
-# run NAME CMD...: wall seconds and peak RSS (KiB) of CMD, output discarded.
+# run NAME CMD...: wall and CPU (user + system) seconds and peak RSS (KiB)
+# of CMD, output discarded.
 run() {
 	name=$1
 	shift
 	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f '%e %M' -o "$DIR/fxt-bench.time" "$@" >/dev/null 2>"$DIR/fxt-bench.err" || true
+		/usr/bin/time -f '%e %U %S %M' -o "$DIR/fxt-bench.time" "$@" >/dev/null 2>"$DIR/fxt-bench.err" || true
 		set -- $(tail -n 1 "$DIR/fxt-bench.time")
 		secs=$1
-		rss=$2
+		cpu=$(echo "$2 + $3" | bc)
+		rss=$4
 	else
 		start=$(date +%s.%N)
 		"$@" >/dev/null 2>"$DIR/fxt-bench.err" || true
 		end=$(date +%s.%N)
 		secs=$(echo "$end - $start" | bc)
+		cpu=$secs
 		rss=0
 	fi
-	eval "secs_$name=$secs rss_$name=$rss"
+	eval "secs_$name=$secs cpu_$name=$cpu rss_$name=$rss"
 }
 
+load=$(cut -d' ' -f1-3 /proc/loadavg)
 run check ./fxt-dump --check "$F"
 run json ./fxt-dump --json "$F"
 run report ./fxt-report "$F"
@@ -66,10 +70,11 @@ mbs() { echo "scale=0; $bytes / 1048576 / $1" | bc; }
 
 echo
 echo "Archive: $F, $((bytes / 1048576)) MiB, $records records ($(echo "scale=1; $bytes / $records" | bc) bytes/record), $CPUS CPUs; JSON: $events events"
-echo "Machine: $(nproc) CPUs, $(uname -r); archive in the page cache"
+echo "Machine: $(nproc) CPUs, $(uname -r), load average before the runs $load; archive in the page cache"
+echo "Rates are per wall-clock second; in brackets per CPU second (user + system, all threads)."
 echo
-echo "| tool | wall s | M records/s | MiB/s | M JSON events/s | peak RSS MiB |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: |"
-echo "| fxt-dump --check | $secs_check | $(rate "$records" "$secs_check") | $(mbs "$secs_check") | | $((rss_check / 1024)) |"
-echo "| fxt-dump --json >/dev/null | $secs_json | $(rate "$records" "$secs_json") | $(mbs "$secs_json") | $(rate "$events" "$secs_json") | $((rss_json / 1024)) |"
-echo "| fxt-report | $secs_report | $(rate "$records" "$secs_report") | $(mbs "$secs_report") | | $((rss_report / 1024)) |"
+echo "| tool | wall s | CPU s | M records/s | MiB/s | M JSON events/s | peak RSS MiB |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| fxt-dump --check | $secs_check | $cpu_check | $(rate "$records" "$secs_check") ($(rate "$records" "$cpu_check")) | $(mbs "$secs_check") | | $((rss_check / 1024)) |"
+echo "| fxt-dump --json >/dev/null | $secs_json | $cpu_json | $(rate "$records" "$secs_json") ($(rate "$records" "$cpu_json")) | $(mbs "$secs_json") | $(rate "$events" "$secs_json") ($(rate "$events" "$cpu_json")) | $((rss_json / 1024)) |"
+echo "| fxt-report | $secs_report | $cpu_report | $(rate "$records" "$secs_report") ($(rate "$records" "$cpu_report")) | $(mbs "$secs_report") | | $((rss_report / 1024)) |"

@@ -175,6 +175,12 @@ for tool in fxt-dump fxt-report; do
 	if [ $? -eq 1 ]; then ok; else bad "$tool: missing file does not exit 1"; fi
 done
 
+# Every diagnostic is documented in Documentation/tools.rst.
+doc=$T/../../Documentation/tools.rst
+for id in $(sed -n 's/^[[:space:]]*X(\([A-Z_0-9]*\),.*/\1/p' "$T/../lib/libfxt.h"); do
+	if grep -q "^$id " "$doc"; then ok; else bad "diagnostic $id is not in Documentation/tools.rst"; fi
+done
+
 # 7. A short fuzzing run.
 if [ -n "$FUZZER" ]; then
 	F=$FUZZER
