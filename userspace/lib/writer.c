@@ -11,8 +11,10 @@
  * archive still ends with a whole record.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libfxt.h"
@@ -45,11 +47,25 @@ uint64_t fxt_writer_bytes(const struct fxt_writer *w)
 	return w->bytes;
 }
 
+/*
+ * Where the next byte will land in a regular file, or -1 (pipes, devices):
+ * the end of the file with O_APPEND, else the file offset.
+ */
+static off_t write_position(int fd)
+{
+	struct stat st;
+	int flags = fcntl(fd, F_GETFL);
+
+	if (flags < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return -1;
+	return (flags & O_APPEND) ? st.st_size : lseek(fd, 0, SEEK_CUR);
+}
+
 /* Write len bytes fully; on failure cut the file back to where we began. */
 static int write_all(struct fxt_writer *w, const void *data, size_t len)
 {
 	const unsigned char *p = data;
-	off_t start = lseek(w->fd, 0, SEEK_CUR);
+	off_t start = write_position(w->fd);
 
 	while (len) {
 		ssize_t n = write(w->fd, p, len);
