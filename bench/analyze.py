@@ -278,3 +278,31 @@ try:
     subprocess.run(["gnuplot"], input=gp, text=True, check=True)
 except (OSError, subprocess.CalledProcessError) as e:
     print(f"analyze: gnuplot failed: {e}", file=sys.stderr)
+
+# Chart 2, the noise-free view: probe cost per sched_switch call (probebench).
+mdat = os.path.join(out, "probe.dat")
+probe_tr = [t for t in ["null-sched", "fxt-sched", "bpf-sched", "ftrace-sched",
+                        "trace-cmd", "perf-sched"] if mres.get(t)]
+if probe_tr:
+    with open(mdat, "w") as f:
+        for t in probe_tr:
+            f.write(f"{t} {mres[t]['net']:.1f}\n")
+    gp = f"""
+set terminal pngcairo size 900,500 font ",11"
+set output '{os.path.join(out, "probe.png")}'
+set title "Probe cost per sched_switch, in the kernel (bench/probebench; median; TCG guest)" noenhanced
+set ylabel "ns per call (loop subtracted)"
+set style data histograms
+set style fill solid 0.8 border -1
+set boxwidth 0.7
+set xtics nomirror
+set grid ytics
+set key off
+set yrange [0:*]
+plot '{mdat}' using 2:xtic(1) lc rgb "#3b75af", '' using 0:2:(sprintf("%.0f", $2)) with labels offset 0,1 notitle
+"""
+    try:
+        subprocess.run(["gnuplot"], input=gp, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"analyze: gnuplot failed: {e}", file=sys.stderr)
+
