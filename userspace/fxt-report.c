@@ -41,6 +41,8 @@ static const char usage[] =
 "                   or tid, comm (ascending)\n"
 "  -c, --csv        machine-readable CSV: one block per table (threads,\n"
 "                   cpus, irqs), each with a header row, times in ns\n"
+"  -1, --one-thread decode and analyse on one thread (by default the\n"
+"                   analysis runs on a second thread); same output\n"
 "  -h, --help       show this help and exit\n"
 "\n"
 "Threads: RUN time on CPU, SWITCHES (times switched in), PREEMPT (switched\n"
@@ -63,6 +65,7 @@ static const char *prog = "fxt-report";
 
 #define IRQ_KOID_BASE	0x40000001ull	/* CPU c's interrupt pseudo-thread (records.rst) */
 #define IRQ_STACK	16
+#define NO_THREAD	UINT32_MAX	/* no thread state index */
 #define MAX_CPUS	65536
 
 enum tstate {
@@ -117,36 +120,46 @@ struct hstat {
 	uint64_t count, total_ns, max_ns;
 };
 
+/*
+ * The reading side and the analysis side each write only their own half,
+ * and the halves sit on different cache lines (no false sharing).
+ */
 struct report {
 	struct fxt_reader *r;
-	struct tstat *threads;	/* hot state, 64-byte aligned */
+
+	/* reading side: handler names, time span */
+	_Alignas(64) struct handler *handlers;
+	size_t nhandlers, hcap;
+	uint32_t *hslot;	/* hash of handlers: index + 1, 0 empty */
+	size_t hslots;
+	uint64_t first_ns, last_ns;
+	bool any_ts;
+
+	/* analysis side */
+	_Alignas(64) struct tstat *threads;	/* hot state, 64-byte aligned */
 	uint64_t *tids;		/* by the same index: cold */
 	struct hist **delays;	/* by the same index, allocated at first sample */
 	size_t nthreads, tcap;
 	struct u64map tmap;
 	struct cstat *cpus;
 	size_t ncpus;
-	struct handler *handlers;
-	size_t nhandlers, hcap;
-	uint32_t *hslot;	/* hash of handlers: index + 1, 0 empty */
-	size_t hslots;
 	struct hstat *hstats;	/* by handler id */
 	size_t nhstats;
-	uint64_t first_ns, last_ns;	/* written by the reading side */
-	bool any_ts;
 	uint64_t switches, wakeups;
+	char pad[64];
 };
 
 /* ------------------------------------------------------------------ */
 /* State lookups.                                                       */
 
-static struct tstat *thread_get(struct report *rp, uint64_t tid)
+/* The index of tid's state, created when new; NO_THREAD without memory. */
+static uint32_t thread_index(struct report *rp, uint64_t tid)
 {
 	int64_t i = u64map_get(&rp->tmap, tid);
 	struct tstat *t;
 
 	if (i >= 0)
-		return &rp->threads[i];
+		return (uint32_t)i;
 	if (rp->nthreads == rp->tcap) {
 		size_t n = rp->tcap ? rp->tcap * 2 : 64;
 		struct tstat *nt = aligned_alloc(64, n * sizeof(*nt));
@@ -160,7 +173,7 @@ static struct tstat *thread_get(struct report *rp, uint64_t tid)
 			rp->delays = d;
 		if (!nt || !tids || !d) {
 			free(nt);
-			return NULL;
+			return NO_THREAD;
 		}
 		if (rp->nthreads)
 			memcpy(nt, rp->threads, rp->nthreads * sizeof(*nt));
@@ -169,14 +182,13 @@ static struct tstat *thread_get(struct report *rp, uint64_t tid)
 		rp->tcap = n;
 	}
 	if (u64map_put(&rp->tmap, tid, (uint32_t)rp->nthreads))
-		return NULL;
+		return NO_THREAD;
 	t = &rp->threads[rp->nthreads];
 	memset(t, 0, sizeof(*t));
 	t->pid = tid;
 	rp->tids[rp->nthreads] = tid;
 	rp->delays[rp->nthreads] = NULL;
-	rp->nthreads++;
-	return t;
+	return (uint32_t)rp->nthreads++;
 }
 
 static struct cstat *cpu_get(struct report *rp, unsigned int cpu)
@@ -289,6 +301,8 @@ struct ev {
 	uint64_t in_tid;
 	uint64_t in_pid;
 	uint32_t handler;	/* irq begin: handler id, UINT32_MAX unknown */
+	uint32_t out_idx;	/* analysis: thread state index of out_tid, or NO_THREAD */
+	uint32_t in_idx;	/* analysis: thread state index of in_tid, or NO_THREAD */
 	uint16_t cpu;
 	uint8_t kind;		/* enum ev_kind */
 	uint8_t flags;		/* EVF_* */
@@ -323,9 +337,9 @@ static void on_switch(struct report *rp, const struct ev *e)
 		c->cur_valid = e->flags & EVF_IN;
 		c->cur_tid = e->in_tid;
 	}
-	if ((e->flags & EVF_OUT) && e->out_tid) {
-		t = thread_get(rp, e->out_tid);
-		if (t) {
+	if (e->out_idx != NO_THREAD) {
+		t = &rp->threads[e->out_idx];
+		{
 			if (e->flags & EVF_PIDS)
 				t->pid = e->out_pid;
 			if (t->state == T_RUNNING && ts >= t->since)
@@ -347,9 +361,9 @@ static void on_switch(struct report *rp, const struct ev *e)
 			t->has_wake = false;
 		}
 	}
-	if ((e->flags & EVF_IN) && e->in_tid) {
-		t = thread_get(rp, e->in_tid);
-		if (t) {
+	if (e->in_idx != NO_THREAD) {
+		t = &rp->threads[e->in_idx];
+		{
 			if (e->flags & EVF_PIDS)
 				t->pid = e->in_pid;
 			if (t->state == T_PREEMPTED && ts >= t->since) {
@@ -383,11 +397,9 @@ static void on_wakeup(struct report *rp, const struct ev *e)
 	struct tstat *t;
 
 	rp->wakeups++;
-	if (!e->out_tid)
+	if (e->out_idx == NO_THREAD)
 		return;
-	t = thread_get(rp, e->out_tid);
-	if (!t)
-		return;
+	t = &rp->threads[e->out_idx];
 	t->wakeups++;
 	if (t->state == T_RUNNING || t->state == T_PREEMPTED || t->has_wake)
 		return;
@@ -487,6 +499,38 @@ static void apply(struct report *rp, const struct ev *e)
 	}
 }
 
+/*
+ * Apply a block of events in two passes: first find every thread's state
+ * index and prefetch its line (the lookups are independent, so their cache
+ * misses overlap), then apply the events in order.
+ */
+static void apply_block(struct report *rp, struct ev *blk, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct ev *e = &blk[i];
+
+		e->out_idx = e->in_idx = NO_THREAD;
+		if (e->kind == EV_SWITCH) {
+			if ((e->flags & EVF_OUT) && e->out_tid)
+				e->out_idx = thread_index(rp, e->out_tid);
+			if ((e->flags & EVF_IN) && e->in_tid)
+				e->in_idx = thread_index(rp, e->in_tid);
+		} else if (e->kind == EV_WAKEUP && e->out_tid) {
+			e->out_idx = thread_index(rp, e->out_tid);
+		} else {
+			continue;
+		}
+		if (e->out_idx != NO_THREAD)
+			__builtin_prefetch(&rp->threads[e->out_idx], 1);
+		if (e->in_idx != NO_THREAD)
+			__builtin_prefetch(&rp->threads[e->in_idx], 1);
+	}
+	for (i = 0; i < n; i++)
+		apply(rp, &blk[i]);
+}
+
 /* The time span covers every timestamped record (reading side). */
 static void saw_ts(struct report *rp, uint64_t ts)
 {
@@ -576,19 +620,22 @@ static bool make_event(struct report *rp, const struct fxt_record *rec, struct e
 #define NBLOCKS		4
 
 struct pipeline {
-	pthread_mutex_t mu;
+	_Alignas(64) pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct ev *blocks[NBLOCKS];
 	unsigned int count[NBLOCKS];
 	unsigned int head, filled;	/* consumer's next block, blocks ready */
 	bool done;
 	struct report *rp;
+	char pad[64];
 };
 
 static void *analysis(void *arg)
 {
 	struct pipeline *p = arg;
-	unsigned int b, i;
+	struct report *rp = p->rp;
+	struct ev *blk;
+	unsigned int n;
 
 	for (;;) {
 		pthread_mutex_lock(&p->mu);
@@ -598,11 +645,12 @@ static void *analysis(void *arg)
 			pthread_mutex_unlock(&p->mu);
 			return NULL;
 		}
-		b = p->head;
+		blk = p->blocks[p->head];
+		n = p->count[p->head];
 		pthread_mutex_unlock(&p->mu);
 
-		for (i = 0; i < p->count[b]; i++)
-			apply(p->rp, &p->blocks[b][i]);
+		/* Only locals and the block here: the other thread's lines stay put. */
+		apply_block(rp, blk, n);
 
 		pthread_mutex_lock(&p->mu);
 		p->head = (p->head + 1) % NBLOCKS;
@@ -1022,20 +1070,21 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "top", required_argument, NULL, 'n' },
+		{ "one-thread", no_argument, NULL, '1' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static _Alignas(64) struct pipeline pipe;	/* off the stack: no line shared */
+	static _Alignas(64) struct report rp;		/* with the reading thread's locals */
 	struct diag_ctx dc = { 0 };
-	struct pipeline pipe;
-	struct report rp;
 	struct ev *block;
 	unsigned int tail = 0, nev = 0;
 	pthread_t thread;
 	struct fxt_record *rec;
 	struct outbuf *o;
-	bool csv = false, top_given = false, progress;
+	bool csv = false, top_given = false, progress, one_thread = false;
 	long top = 20;
 	double next_tick = 0;
 	uint64_t size;
@@ -1043,7 +1092,7 @@ int main(int argc, char **argv)
 	size_t k;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "n:s:ch", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:s:c1h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			errno = 0;
@@ -1067,6 +1116,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			csv = true;
+			break;
+		case '1':
+			one_thread = true;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -1111,7 +1163,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (pthread_create(&thread, NULL, analysis, &pipe)) {
+	if (!one_thread && pthread_create(&thread, NULL, analysis, &pipe)) {
 		fprintf(stderr, "%s: cannot start the analysis thread\n", prog);
 		return 1;
 	}
@@ -1122,8 +1174,12 @@ int main(int argc, char **argv)
 		if (!make_event(&rp, rec, &block[nev]))
 			continue;
 		if (++nev == BLOCK_EVENTS) {
-			tail = submit(&pipe, tail, nev);
-			block = pipe.blocks[tail];
+			if (one_thread) {
+				apply_block(&rp, block, nev);
+			} else {
+				tail = submit(&pipe, tail, nev);
+				block = pipe.blocks[tail];
+			}
 			nev = 0;
 			if (progress && now() >= next_tick) {
 				uint64_t off = fxt_reader_offset(rp.r);
@@ -1136,13 +1192,17 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	if (nev)
-		submit(&pipe, tail, nev);
-	pthread_mutex_lock(&pipe.mu);
-	pipe.done = true;
-	pthread_cond_broadcast(&pipe.cv);
-	pthread_mutex_unlock(&pipe.mu);
-	pthread_join(thread, NULL);
+	if (one_thread) {
+		apply_block(&rp, block, nev);
+	} else {
+		if (nev)
+			submit(&pipe, tail, nev);
+		pthread_mutex_lock(&pipe.mu);
+		pipe.done = true;
+		pthread_cond_broadcast(&pipe.cv);
+		pthread_mutex_unlock(&pipe.mu);
+		pthread_join(thread, NULL);
+	}
 	for (k = 0; k < NBLOCKS; k++)
 		free(pipe.blocks[k]);
 	pthread_mutex_destroy(&pipe.mu);
