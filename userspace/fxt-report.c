@@ -41,8 +41,9 @@ static const char usage[] =
 "                   or tid, comm (ascending)\n"
 "  -c, --csv        machine-readable CSV: one block per table (threads,\n"
 "                   cpus, irqs), each with a header row, times in ns\n"
-"  -1, --one-thread decode and analyse on one thread (by default the\n"
-"                   analysis runs on a second thread); same output\n"
+"  -j, --threads N  1 (default): decode and analyse on one thread; 2: the\n"
+"                   analysis on a second thread, faster when a second CPU\n"
+"                   is idle, slower when it is busy; same output\n"
 "  -h, --help       show this help and exit\n"
 "\n"
 "Threads: RUN time on CPU, SWITCHES (times switched in), PREEMPT (switched\n"
@@ -66,6 +67,8 @@ static const char *prog = "fxt-report";
 #define IRQ_KOID_BASE	0x40000001ull	/* CPU c's interrupt pseudo-thread (records.rst) */
 #define IRQ_STACK	16
 #define NO_THREAD	UINT32_MAX	/* no thread state index */
+#define DIRECT_TIDS	(1u << 22)	/* Linux PID_MAX_LIMIT: tids below index directly */
+#define DIRECT_CHUNK	4096
 #define MAX_CPUS	65536
 
 enum tstate {
@@ -140,7 +143,8 @@ struct report {
 	uint64_t *tids;		/* by the same index: cold */
 	struct hist **delays;	/* by the same index, allocated at first sample */
 	size_t nthreads, tcap;
-	struct u64map tmap;
+	uint32_t *direct[DIRECT_TIDS / DIRECT_CHUNK];	/* tid -> index + 1 */
+	struct u64map tmap;		/* other koids -> index */
 	struct cstat *cpus;
 	size_t ncpus;
 	struct hstat *hstats;	/* by handler id */
@@ -152,14 +156,10 @@ struct report {
 /* ------------------------------------------------------------------ */
 /* State lookups.                                                       */
 
-/* The index of tid's state, created when new; NO_THREAD without memory. */
-static uint32_t thread_index(struct report *rp, uint64_t tid)
+/* A new state for tid; NO_THREAD without memory. */
+static uint32_t thread_new(struct report *rp, uint64_t tid)
 {
-	int64_t i = u64map_get(&rp->tmap, tid);
 	struct tstat *t;
-
-	if (i >= 0)
-		return (uint32_t)i;
 	if (rp->nthreads == rp->tcap) {
 		size_t n = rp->tcap ? rp->tcap * 2 : 64;
 		struct tstat *nt = aligned_alloc(64, n * sizeof(*nt));
@@ -181,8 +181,17 @@ static uint32_t thread_index(struct report *rp, uint64_t tid)
 		rp->threads = nt;
 		rp->tcap = n;
 	}
-	if (u64map_put(&rp->tmap, tid, (uint32_t)rp->nthreads))
+	if (tid < DIRECT_TIDS) {
+		uint32_t **c = &rp->direct[tid / DIRECT_CHUNK];
+
+		if (!*c)
+			*c = calloc(DIRECT_CHUNK, sizeof(**c));
+		if (!*c)
+			return NO_THREAD;
+		(*c)[tid % DIRECT_CHUNK] = (uint32_t)rp->nthreads + 1;
+	} else if (u64map_put(&rp->tmap, tid, (uint32_t)rp->nthreads)) {
 		return NO_THREAD;
+	}
 	t = &rp->threads[rp->nthreads];
 	memset(t, 0, sizeof(*t));
 	t->pid = tid;
@@ -191,11 +200,32 @@ static uint32_t thread_index(struct report *rp, uint64_t tid)
 	return (uint32_t)rp->nthreads++;
 }
 
-static struct cstat *cpu_get(struct report *rp, unsigned int cpu)
+/*
+ * The index of tid's state, created when new. Linux tids (below
+ * PID_MAX_LIMIT) index a table of 4096-entry chunks directly; other koids
+ * (the interrupt pseudo-threads) go through a hash.
+ */
+static inline uint32_t thread_index(struct report *rp, uint64_t tid)
+{
+	if (tid < DIRECT_TIDS) {
+		const uint32_t *c = rp->direct[tid / DIRECT_CHUNK];
+
+		if (c && c[tid % DIRECT_CHUNK])
+			return c[tid % DIRECT_CHUNK] - 1;
+	} else {
+		int64_t i = u64map_get(&rp->tmap, tid);
+
+		if (i >= 0)
+			return (uint32_t)i;
+	}
+	return thread_new(rp, tid);
+}
+
+static struct cstat *cpu_grow(struct report *rp, unsigned int cpu)
 {
 	if (cpu >= MAX_CPUS)
 		return NULL;
-	if (cpu >= rp->ncpus) {
+	{
 		size_t n = rp->ncpus ? rp->ncpus : 8;
 		struct cstat *nc;
 
@@ -209,6 +239,11 @@ static struct cstat *cpu_get(struct report *rp, unsigned int cpu)
 		rp->ncpus = n;
 	}
 	return &rp->cpus[cpu];
+}
+
+static inline struct cstat *cpu_get(struct report *rp, unsigned int cpu)
+{
+	return cpu < rp->ncpus ? &rp->cpus[cpu] : cpu_grow(rp, cpu);
 }
 
 static uint32_t name_hash(bool soft, const char *s, size_t n)
@@ -1070,7 +1105,7 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "top", required_argument, NULL, 'n' },
-		{ "one-thread", no_argument, NULL, '1' },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1084,7 +1119,7 @@ int main(int argc, char **argv)
 	pthread_t thread;
 	struct fxt_record *rec;
 	struct outbuf *o;
-	bool csv = false, top_given = false, progress, one_thread = false;
+	bool csv = false, top_given = false, progress, one_thread = true;
 	long top = 20;
 	double next_tick = 0;
 	uint64_t size;
@@ -1092,7 +1127,7 @@ int main(int argc, char **argv)
 	size_t k;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "n:s:c1h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:s:cj:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			errno = 0;
@@ -1117,8 +1152,15 @@ int main(int argc, char **argv)
 		case 'c':
 			csv = true;
 			break;
-		case '1':
-			one_thread = true;
+		case 'j':
+			if (!strcmp(optarg, "1")) {
+				one_thread = true;
+			} else if (!strcmp(optarg, "2")) {
+				one_thread = false;
+			} else {
+				fprintf(stderr, "%s: --threads: 1 or 2, not %s\n", prog, optarg);
+				return 2;
+			}
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -1142,6 +1184,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fxt_reader_set_diag(rp.r, on_diag, &dc);
+	fxt_reader_skip_args(rp.r, FXT_SKIP_SCHED_ARGS | FXT_SKIP_SPAN_ARGS);
 	rec = malloc(sizeof(*rec));
 	o = &out;
 	if (!rec || !o) {
@@ -1227,6 +1270,8 @@ int main(int argc, char **argv)
 	free(rp.hslot);
 	free(rp.hstats);
 	u64map_free(&rp.tmap);
+	for (k = 0; k < DIRECT_TIDS / DIRECT_CHUNK; k++)
+		free(rp.direct[k]);
 	fxt_reader_close(rp.r);
 	free(rec);
 	return rc;

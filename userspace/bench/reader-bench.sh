@@ -65,7 +65,7 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 run check ./fxt-dump --check "$F"
 run json ./fxt-dump --json "$F"
 run report ./fxt-report "$F"
-run report1 ./fxt-report --one-thread "$F"
+run report2 ./fxt-report --threads 2 "$F"
 # JSON events: one per line between the first and the last line.
 events=$(./fxt-dump --json "$F" | wc -l)
 events=$((events - 2))
@@ -83,4 +83,4 @@ echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 echo "| fxt-dump --check | $secs_check | $cpu_check | $(rate "$records" "$secs_check") ($(rate "$records" "$cpu_check")) | $(mbs "$secs_check") | | $((rss_check / 1024)) |"
 echo "| fxt-dump --json >/dev/null | $secs_json | $cpu_json | $(rate "$records" "$secs_json") ($(rate "$records" "$cpu_json")) | $(mbs "$secs_json") | $(rate "$events" "$secs_json") ($(rate "$events" "$cpu_json")) | $((rss_json / 1024)) |"
 echo "| fxt-report | $secs_report | $cpu_report | $(rate "$records" "$secs_report") ($(rate "$records" "$cpu_report")) | $(mbs "$secs_report") | | $((rss_report / 1024)) |"
-echo "| fxt-report --one-thread | $secs_report1 | $cpu_report1 | $(rate "$records" "$secs_report1") ($(rate "$records" "$cpu_report1")) | $(mbs "$secs_report1") | | $((rss_report1 / 1024)) |"
+echo "| fxt-report --threads 2 | $secs_report2 | $cpu_report2 | $(rate "$records" "$secs_report2") ($(rate "$records" "$cpu_report2")) | $(mbs "$secs_report2") | | $((rss_report2 / 1024)) |"

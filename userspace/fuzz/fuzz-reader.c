@@ -9,7 +9,8 @@
  *     own bytes (fxt_write_record), and the re-encoded stream must read
  *     back without a malformed record;
  *  2. the JSON conversion runs over the input;
- *  3. fxt-dump (dump, --check, --json) and fxt-report (text and CSV) run on
+ *  3. fxt-dump (dump, --check, --json) and fxt-report (text, CSV, two
+ *     threads) run on
  *     it, their main()s linked in as fxt_dump_main / fxt_report_main.
  * Run with -close_fd_mask=3: the tools' output is not wanted.
  */
@@ -134,5 +135,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tool(fxt_dump_main, "fxt-dump", "--json");
 	tool(fxt_report_main, "fxt-report", NULL);
 	tool(fxt_report_main, "fxt-report", "--csv");
+	tool(fxt_report_main, "fxt-report", "--threads=2");
 	return 0;
 }

@@ -396,6 +396,14 @@ void fxt_reader_set_diag(struct fxt_reader *r, fxt_diag_fn fn, void *ctx);
 int fxt_reader_set_buffer_size(struct fxt_reader *r, size_t bytes);
 /* Lower the memory limit (tests); 0 keeps the default. */
 void fxt_reader_set_mem_limit(struct fxt_reader *r, size_t bytes);
+/*
+ * Arguments a caller does not need: not decoded (nargs is 0), only their
+ * sizes checked, and the checks of their values skipped. For tools that
+ * only need the fixed fields (fxt-report); never for --check.
+ */
+#define FXT_SKIP_SCHED_ARGS	(1u << 0)	/* wakeups and subtype 1 switches */
+#define FXT_SKIP_SPAN_ARGS	(1u << 1)	/* duration begin, end, complete events */
+void fxt_reader_skip_args(struct fxt_reader *r, unsigned int what);
 /* Apply kernel object records to the koid table (default on). */
 void fxt_reader_set_track_kobjs(struct fxt_reader *r, bool on);
 

@@ -102,6 +102,8 @@ struct fxt_reader {
 	struct provider *spare;		/* used when no more providers fit */
 	unsigned int nproviders;
 
+	unsigned int skip_args;		/* FXT_SKIP_* */
+
 	/* kernel objects */
 	bool track_kobjs;
 	struct fxt_kobj_info *kobjs;
@@ -586,6 +588,34 @@ static void get_args(struct cur *c, unsigned int nargs)
 	}
 }
 
+/* Step over arguments nobody asked for, checking only their sizes. */
+static void skip_args(struct cur *c, unsigned int nargs)
+{
+	unsigned int i, words;
+
+	c->rec->nargs = 0;
+	for (i = 0; i < nargs; i++) {
+		if (c->p >= c->end) {
+			REPORT(c, ARG_OVERFLOW, "argument %u of %u starts past the end", i, nargs);
+			c->bad = true;
+			return;
+		}
+		words = (unsigned int)FXT_G(*c->p, 4, 15);
+		if (!words) {
+			REPORT(c, ARG_SIZE, "%u (size 0)", i);
+			c->bad = true;
+			return;
+		}
+		if (words > (size_t)(c->end - c->p)) {
+			REPORT(c, ARG_OVERFLOW, "argument %u is %u words, %u remain", i,
+			       words, (unsigned int)(c->end - c->p));
+			c->bad = true;
+			return;
+		}
+		c->p += words;
+	}
+}
+
 static const struct fxt_arg *find_arg(const struct fxt_record *rec, const char *name)
 {
 	size_t n = strlen(name);
@@ -781,7 +811,11 @@ static void decode_event(struct cur *c, uint64_t h)
 	rec->u.event.thread = get_thread(c, (uint8_t)FXT_G(h, 24, 31));
 	rec->u.event.category = get_str(c, (uint16_t)FXT_G(h, 32, 47), "category");
 	rec->u.event.name = get_str(c, (uint16_t)FXT_G(h, 48, 63), "event name");
-	get_args(c, (unsigned int)FXT_G(h, 20, 23));
+	if ((c->r->skip_args & FXT_SKIP_SPAN_ARGS) &&
+	    type >= FXT_EVENT_DURATION_BEGIN && type <= FXT_EVENT_DURATION_COMPLETE)
+		skip_args(c, (unsigned int)FXT_G(h, 20, 23));
+	else
+		get_args(c, (unsigned int)FXT_G(h, 20, 23));
 	rec->u.event.data = 0;
 	if (type != FXT_EVENT_INSTANT && type != FXT_EVENT_DURATION_BEGIN &&
 	    type != FXT_EVENT_DURATION_END)
@@ -825,17 +859,25 @@ static void decode_sched(struct cur *c, uint64_t h)
 		rec->u.sw.out.defined = rec->u.sw.in.defined = true;
 		rec->u.sw.out.tid = take(c, "outgoing thread koid");
 		rec->u.sw.in.tid = take(c, "incoming thread koid");
-		get_args(c, (unsigned int)FXT_G(h, 16, 19));
-		check_arg_types(c, "outgoing_weight", 15, FXT_ARG_INT32,
-				"incoming_weight", 15, FXT_ARG_INT32);
+		if (c->r->skip_args & FXT_SKIP_SCHED_ARGS) {
+			skip_args(c, (unsigned int)FXT_G(h, 16, 19));
+		} else {
+			get_args(c, (unsigned int)FXT_G(h, 16, 19));
+			check_arg_types(c, "outgoing_weight", 15, FXT_ARG_INT32,
+					"incoming_weight", 15, FXT_ARG_INT32);
+		}
 		break;
 	case FXT_SCHED_THREAD_WAKEUP:
 		rec->u.wakeup.cpu = (uint16_t)FXT_G(h, 20, 35);
 		reserved(c, h, 36, 59, "thread wakeup");
 		rec->ts = take(c, "timestamp");
 		rec->u.wakeup.tid = take(c, "woken thread koid");
-		get_args(c, (unsigned int)FXT_G(h, 16, 19));
-		check_arg_types(c, "weight", 6, FXT_ARG_INT32, "waker", 5, FXT_ARG_KOID);
+		if (c->r->skip_args & FXT_SKIP_SCHED_ARGS) {
+			skip_args(c, (unsigned int)FXT_G(h, 16, 19));
+		} else {
+			get_args(c, (unsigned int)FXT_G(h, 16, 19));
+			check_arg_types(c, "weight", 6, FXT_ARG_INT32, "waker", 5, FXT_ARG_KOID);
+		}
 		if (!c->bad)
 			check_ts(c, rec->ts);
 		return;
@@ -1358,6 +1400,11 @@ void fxt_reader_set_diag(struct fxt_reader *r, fxt_diag_fn fn, void *ctx)
 void fxt_reader_set_mem_limit(struct fxt_reader *r, size_t bytes)
 {
 	r->mem_limit = bytes ? bytes : FXT_READER_MEM_LIMIT;
+}
+
+void fxt_reader_skip_args(struct fxt_reader *r, unsigned int what)
+{
+	r->skip_args = what;
 }
 
 void fxt_reader_set_track_kobjs(struct fxt_reader *r, bool on)

@@ -105,8 +105,8 @@ for name in $(awk '$2 == "golden" { print $1 }' "$tmp/list"); do
 		"$B/fxt-report" --csv "$name.fxt" >"$name.csv" 2>"$name.err"
 		rc=$?
 		if [ $rc -eq 0 ]; then compare "$name" csv "$name.csv"; else bad "fxt-report --csv $name: $rc"; fi
-		"$B/fxt-report" --one-thread "$name.fxt" >"$name.report1" 2>&1
-		if cmp -s "$name.report" "$name.report1"; then ok; else bad "fxt-report --one-thread $name differs"; fi
+		"$B/fxt-report" --threads 2 "$name.fxt" >"$name.report2" 2>&1
+		if cmp -s "$name.report" "$name.report2"; then ok; else bad "fxt-report --threads 2 $name differs"; fi
 	fi
 done
 
