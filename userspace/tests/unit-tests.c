@@ -648,6 +648,35 @@ static void test_providers(void)
 	free(b.data);
 }
 
+/* Skipped arguments: no values, no value checks, sizes still checked. */
+static void test_skip_args(void)
+{
+	static const char *const names[] = { "sched-args", "arg-overflow", "basic" };
+	static const uint64_t want_overflow[] = { 0, 2, 0 };
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		struct blob b = build_case(tcase_find(names[i]));
+		struct fxt_record *rec = malloc(sizeof(*rec));
+		struct diags d;
+		struct fxt_reader *r = open_blob(b, &d);
+
+		fxt_reader_skip_args(r, FXT_SKIP_SCHED_ARGS | FXT_SKIP_SPAN_ARGS);
+		while (fxt_reader_next(r, rec) > 0) {
+			if (rec->type == FXT_REC_SCHED && rec->subtype != FXT_SCHED_CONTEXT_SWITCH)
+				EXPECT(rec->nargs == 0);
+			if (rec->type == FXT_REC_EVENT && rec->subtype == FXT_EVENT_COUNTER)
+				EXPECT(rec->nargs == 1);	/* not a span: decoded */
+		}
+		EXPECT_EQ_U(d.count[FXT_D_SCHED_ARGS], 0);
+		EXPECT_EQ_U(d.count[FXT_D_ARG_OVERFLOW], want_overflow[i]);
+		EXPECT_EQ_U(d.total, want_overflow[i]);
+		free(rec);
+		fxt_reader_close(r);
+		free(b.data);
+	}
+}
+
 /* Every diagnostic is produced by at least one test input. */
 static void test_all_diags_covered(void)
 {
@@ -763,6 +792,7 @@ int main(void)
 	run("reader: read error", test_io_error);
 	run("reader: truncation at every offset", test_truncation);
 	run("reader: per-provider state", test_providers);
+	run("reader: skipped arguments", test_skip_args);
 	run("reader: every diagnostic is tested", test_all_diags_covered);
 	run("outbuf: formatting", test_outbuf);
 	run("hist: percentiles", test_hist);
