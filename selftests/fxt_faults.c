@@ -58,9 +58,9 @@ static char archive[PATH_MAX], clog[PATH_MAX], dlog[PATH_MAX];
 
 static void paths(const char *name)
 {
-	snprintf(archive, sizeof(archive), "%s/fault-%s.fxt", ft_tmpdir(), name);
-	snprintf(clog, sizeof(clog), "%s/fault-%s-collect.log", ft_tmpdir(), name);
-	snprintf(dlog, sizeof(dlog), "%s/fault-%s-dump.log", ft_tmpdir(), name);
+	snprintf(archive, sizeof(archive), "%s/fault-%s.fxt", col_tmpdir(), name);
+	snprintf(clog, sizeof(clog), "%s/fault-%s-collect.log", col_tmpdir(), name);
+	snprintf(dlog, sizeof(dlog), "%s/fault-%s-dump.log", col_tmpdir(), name);
 	unlink(archive);
 }
 
@@ -156,7 +156,7 @@ static bool partial_ok(struct __test_metadata *_metadata, bool allow_empty)
 			TH_LOG("%s: missing or empty", archive);
 		return allow_empty;
 	}
-	status = ft_dump_check(archive, dlog);
+	status = col_dump_check(archive, dlog, 120);
 	ft_dump_defects(dlog, &defects, &truncs, other, sizeof(other));
 	if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return true;
@@ -167,7 +167,7 @@ static bool partial_ok(struct __test_metadata *_metadata, bool allow_empty)
 		return true;
 	TH_LOG("%s (%lld bytes): fxt-dump --check status 0x%x, %d defects, %d truncations; first other: %s",
 	       archive, (long long)st.st_size, status, defects, truncs, other);
-	ft_print_file("fxt-dump --check", dlog, 10);
+	col_print_file("fxt-dump --check", dlog, 10);
 	return false;
 }
 
@@ -179,25 +179,25 @@ static bool next_session_ok(struct __test_metadata *_metadata)
 	pid_t pid;
 	int status;
 
-	snprintf(a, sizeof(a), "%s/fault-next.fxt", ft_tmpdir());
-	snprintf(l, sizeof(l), "%s/fault-next-collect.log", ft_tmpdir());
-	snprintf(d, sizeof(d), "%s/fault-next-dump.log", ft_tmpdir());
-	pid = ft_collect_spawn(a, l, args);
-	if (pid < 0 || !ft_wait_child(pid, 60, &status)) {
+	snprintf(a, sizeof(a), "%s/fault-next.fxt", col_tmpdir());
+	snprintf(l, sizeof(l), "%s/fault-next-collect.log", col_tmpdir());
+	snprintf(d, sizeof(d), "%s/fault-next-dump.log", col_tmpdir());
+	pid = col_collect_spawn(a, l, args);
+	if (pid < 0 || !col_wait_child(pid, 60, &status)) {
 		if (pid > 0)
-			ft_kill_reap(pid, &status);
+			col_kill_reap(pid, &status);
 		TH_LOG("next session: collector did not finish");
 		return false;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		TH_LOG("next session: collector status 0x%x", status);
-		ft_print_file("collector", l, 10);
+		col_print_file("collector", l, 10);
 		return false;
 	}
-	status = ft_dump_check(a, d);
+	status = col_dump_check(a, d, 120);
 	if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		TH_LOG("next session: fxt-dump --check status 0x%x", status);
-		ft_print_file("fxt-dump --check", d, 10);
+		col_print_file("fxt-dump --check", d, 10);
 		return false;
 	}
 	return true;
@@ -209,14 +209,14 @@ static bool kill_bounded(struct __test_metadata *_metadata, pid_t pid, int *stat
 	char path[64];
 
 	kill(pid, SIGKILL);
-	if (ft_wait_child(pid, 20, status))
+	if (col_wait_child(pid, 20, status))
 		return true;
 	TH_LOG("collector %d not reaped 20 s after SIGKILL", pid);
 	snprintf(path, sizeof(path), "/proc/%d/stack", pid);
-	ft_print_file("kernel stack", path, 40);
+	col_print_file("kernel stack", path, 40);
 	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
-	ft_print_file("wchan", path, 2);
-	ft_kill_reap(pid, status);
+	col_print_file("wchan", path, 2);
+	col_kill_reap(pid, status);
 	return false;
 }
 
@@ -224,7 +224,7 @@ static pid_t collect(const char *size)
 {
 	const char *args[] = { "-m", "streaming", "-b", size, NULL };
 
-	return ft_collect_spawn(archive, clog, args);
+	return col_collect_spawn(archive, clog, args);
 }
 
 TEST_F_TIMEOUT(f, kill_at_started_line, 240)
@@ -236,7 +236,7 @@ TEST_F_TIMEOUT(f, kill_at_started_line, 240)
 	for (int i = 0; i < 2; i++) {
 		pid = collect("256K");
 		ASSERT_LT(0, pid);
-		ASSERT_EQ(0, ft_wait_line(pid, clog, FT_STARTED_LINE, 60, &status));
+		ASSERT_EQ(0, col_wait_line(pid, clog, COL_STARTED_LINE, 60, &status));
 		ASSERT_TRUE(kill_bounded(_metadata, pid, &status));
 		ASSERT_TRUE(WIFSIGNALED(status));
 		EXPECT_STREQ("", device_free());
@@ -247,8 +247,8 @@ TEST_F_TIMEOUT(f, kill_at_started_line, 240)
 
 TEST_F_TIMEOUT(f, kill_during_initialization, 240)
 {
-	unsigned long iters = ft_env_ulong("FXT_FAULT_ITERS", 6);
-	unsigned int seed = ft_env_ulong("FXT_FAULT_SEED", 0);
+	unsigned long iters = col_env_ulong("FXT_FAULT_ITERS", 6);
+	unsigned int seed = col_env_ulong("FXT_FAULT_SEED", 0);
 	int status;
 
 	if (!seed)
@@ -281,7 +281,7 @@ TEST_F_TIMEOUT(f, kill_while_streaming, 240)
 		/* small buffers: many SAVE_BUFFER hand-shakes in flight */
 		pid = collect("128K");
 		ASSERT_LT(0, pid);
-		ASSERT_EQ(0, ft_wait_line(pid, clog, FT_STARTED_LINE, 60, &status));
+		ASSERT_EQ(0, col_wait_line(pid, clog, COL_STARTED_LINE, 60, &status));
 		usleep(700000 + 300000 * i);
 		ASSERT_TRUE(kill_bounded(_metadata, pid, &status));
 		EXPECT_STREQ("", device_free());
@@ -303,7 +303,7 @@ TEST_F_TIMEOUT(f, kill_while_stopping, 240)
 	for (size_t i = 0; i < sizeof(delays_us) / sizeof(delays_us[0]); i++) {
 		pid = collect("256K");
 		ASSERT_LT(0, pid);
-		ASSERT_EQ(0, ft_wait_line(pid, clog, FT_STARTED_LINE, 60, &status));
+		ASSERT_EQ(0, col_wait_line(pid, clog, COL_STARTED_LINE, 60, &status));
 		usleep(300000);
 		kill(pid, SIGINT);
 		usleep(delays_us[i]);
@@ -335,14 +335,14 @@ TEST_F_TIMEOUT(f, kill_while_writing, 240)
 		/* a big buffer: most of the archive is written after SIGINT */
 		pid = collect("32M");
 		ASSERT_LT(0, pid);
-		ASSERT_EQ(0, ft_wait_line(pid, clog, FT_STARTED_LINE, 60, &status));
+		ASSERT_EQ(0, col_wait_line(pid, clog, COL_STARTED_LINE, 60, &status));
 		stat(archive, &st);
 		head = st.st_size;	/* magic, provider info: written at start */
 		usleep(1500000);
 		kill(pid, SIGINT);
 		/* SIGKILL a few ms after the final writing began. */
-		end = ft_now() + 30;
-		while (!stat(archive, &st) && st.st_size == head && ft_now() < end &&
+		end = col_now() + 30;
+		while (!stat(archive, &st) && st.st_size == head && col_now() < end &&
 		       waitpid(pid, &status, WNOHANG) == 0)
 			usleep(200);
 		usleep(delays_us[i]);

@@ -405,10 +405,10 @@ FIXTURE_TEARDOWN(fz)
 
 TEST_F_TIMEOUT(fz, random_ops, 600)
 {
-	unsigned long nops = ft_env_ulong("FXT_FUZZ_OPS", 100000);
-	unsigned long nthreads = ft_env_ulong("FXT_FUZZ_THREADS", 4);
-	unsigned long secs = ft_env_ulong("FXT_FUZZ_SECONDS", 150);
-	uint64_t seed = ft_env_ulong("FXT_FUZZ_SEED", 0);
+	unsigned long nops = col_env_ulong("FXT_FUZZ_OPS", 100000);
+	unsigned long nthreads = col_env_ulong("FXT_FUZZ_THREADS", 4);
+	unsigned long secs = col_env_ulong("FXT_FUZZ_SECONDS", 150);
+	uint64_t seed = col_env_ulong("FXT_FUZZ_SEED", 0);
 	struct worker w[MAX_THREADS];
 	long vm0, vm1, free0, free1, slab0, slab1;
 	double t0;
@@ -442,7 +442,7 @@ TEST_F_TIMEOUT(fz, random_ops, 600)
 	shared_fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, shared_fd);
 	atomic_store(&ops_left, nops);
-	t0 = ft_now();
+	t0 = col_now();
 	for (unsigned long i = 0; i < nthreads; i++) {
 		w[i].seed = seed * 0x9E3779B97F4A7C15ull + i + 1;
 		ASSERT_EQ(0, pthread_create(&w[i].th, NULL, worker_main, &w[i]));
@@ -451,7 +451,7 @@ TEST_F_TIMEOUT(fz, random_ops, 600)
 		pthread_join(w[i].th, NULL);
 	alarm(0);
 	printf("# fuzz: %lu ops in %.1f s: %lu reopens, %lu mappings, %lu INITIALIZE and %lu START accepted\n",
-	       atomic_load(&ops_done), ft_now() - t0, atomic_load(&reopens),
+	       atomic_load(&ops_done), col_now() - t0, atomic_load(&reopens),
 	       atomic_load(&maps_made), atomic_load(&inits_ok),
 	       atomic_load(&starts_ok));
 	fflush(stdout);

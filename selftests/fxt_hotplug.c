@@ -67,7 +67,7 @@ static int is_online(int cpu)
 /* The hotplug process: report complete rounds and errors in its exit pipe. */
 static void hotplug_child(int wfd)
 {
-	long rounds = 0, errors = 0, delay = ft_env_ulong("FXT_HOTPLUG_DELAY_MS", 30);
+	long rounds = 0, errors = 0, delay = col_env_ulong("FXT_HOTPLUG_DELAY_MS", 30);
 	struct sigaction sa = { .sa_handler = on_term };
 
 	sigaction(SIGTERM, &sa, NULL);
@@ -125,7 +125,7 @@ TEST(archive_valid)
 	}
 	ASSERT_TRUE(R.dump_ran);
 	if (!WIFEXITED(R.dump_status) || WEXITSTATUS(R.dump_status))
-		pp_print_file("fxt-dump --check", R.dump_log, 20);
+		col_print_file("fxt-dump --check", R.dump_log, 20);
 	EXPECT_TRUE(WIFEXITED(R.dump_status) && WEXITSTATUS(R.dump_status) == 0);
 }
 
@@ -190,7 +190,7 @@ int main(int argc, char **argv)
 	       cycles, toggle_errors);
 	pp_print(&R);
 	if (!R.ran || !WIFEXITED(R.collector_status) || WEXITSTATUS(R.collector_status))
-		pp_print_file("fxt-collect output", R.collect_log, 30);
+		col_print_file("fxt-collect output", R.collect_log, 30);
 	fflush(stdout);
 	return test_harness_run(argc, argv);
 }

@@ -79,19 +79,16 @@ static void crun_paths(struct crun *r, const char *name)
 static void crun_finish(struct crun *r, pid_t pid, const uint64_t *tids,
 			int ntids)
 {
-	kill(pid, SIGINT);
-	if (!fm_wait(pid, 120, &r->status)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &r->status, 0);
+	if (!col_stop(pid, 120, &r->status)) {
 		snprintf(r->why, sizeof(r->why), "fxt-collect hung after SIGINT");
 		return;
 	}
 	r->ran = true;
 	r->nrows = fm_parse_stats(r->log, r->rows);
-	r->dump_status = fm_dump_check(r->archive, r->dump_log);
+	r->dump_status = col_dump_check(r->archive, r->dump_log, 120);
 	r->scanned = !fm_scan(r->archive, tids, ntids, &r->scan);
 	if (!WIFEXITED(r->status) || WEXITSTATUS(r->status))
-		fm_print_file("fxt-collect output", r->log, 20);
+		col_print_file("fxt-collect output", r->log, 20);
 }
 
 static void crun_print(const char *name, const struct crun *r)
@@ -172,7 +169,7 @@ static void check_mode_dump(struct __test_metadata *_metadata, int m)
 {
 	NEED(MODE_RUN[m]);
 	if (MODE_RUN[m].dump_status)
-		fm_print_file("fxt-dump --check", MODE_RUN[m].dump_log, 20);
+		col_print_file("fxt-dump --check", MODE_RUN[m].dump_log, 20);
 	EXPECT_EXIT0(MODE_RUN[m].dump_status, "fxt-dump --check");
 }
 
@@ -242,7 +239,7 @@ TEST(circular_dump_check)
 {
 	NEED(CIRC);
 	if (CIRC.dump_status)
-		fm_print_file("fxt-dump --check", CIRC.dump_log, 20);
+		col_print_file("fxt-dump --check", CIRC.dump_log, 20);
 	EXPECT_EXIT0(CIRC.dump_status, "fxt-dump --check");
 }
 
@@ -442,7 +439,7 @@ TEST(slow_dump_check)
 {
 	NEED(SLOW);
 	if (SLOW.dump_status)
-		fm_print_file("fxt-dump --check", SLOW.dump_log, 20);
+		col_print_file("fxt-dump --check", SLOW.dump_log, 20);
 	EXPECT_EXIT0(SLOW.dump_status, "fxt-dump --check");
 }
 
@@ -1072,7 +1069,7 @@ TEST(nesting_dump_check)
 {
 	NEED(NEST);
 	if (NEST.dump_status)
-		fm_print_file("fxt-dump --check", NEST.dump_log, 20);
+		col_print_file("fxt-dump --check", NEST.dump_log, 20);
 	EXPECT_EXIT0(NEST.dump_status, "fxt-dump --check");
 }
 
@@ -1113,10 +1110,10 @@ TEST(nesting_begin_end_nest)
 
 int main(int argc, char **argv)
 {
-	double t0 = fm_now();
+	double t0 = col_now();
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ROUNDS = fm_env_ulong("FXT_MODES_N", 20000);
+	ROUNDS = col_env_ulong("FXT_MODES_N", 20000);
 	NCPUS = fm_cpus(CPUS, FM_MAX_CPUS);
 	if (NCPUS == 0)
 		CPUS[NCPUS++] = 0;
@@ -1144,7 +1141,7 @@ int main(int argc, char **argv)
 			       CLEAR.why, RETAIN_CIRC.why);
 		run_nesting();
 	}
-	printf("# scenarios took %.1f s\n", fm_now() - t0);
+	printf("# scenarios took %.1f s\n", col_now() - t0);
 	fflush(stdout);
 	return test_harness_run(argc, argv);
 }

@@ -159,8 +159,8 @@ static void run(void)
 	}
 	R.loaded = true;
 	snprintf(R.dump_log, sizeof(R.dump_log), "%s.check", R.coll.archive);
-	fs_tool_path(tool, sizeof(tool), "FXT_DUMP", "userspace/fxt-dump");
-	R.dump_status = fs_run(argv, R.dump_log, 120);
+	col_tool_path(tool, sizeof(tool), "FXT_DUMP", "userspace/fxt-dump");
+	R.dump_status = col_run(argv, R.dump_log, 120);
 }
 
 #define NEED_ARCHIVE() do {						\
@@ -190,7 +190,7 @@ TEST(fxt_dump_check)
 {
 	NEED_ARCHIVE();
 	if (R.dump_status)
-		fs_print_file("fxt-dump --check", R.dump_log, 20);
+		col_print_file("fxt-dump --check", R.dump_log, 20);
 	ASSERT_EQ(0, R.dump_status);
 }
 

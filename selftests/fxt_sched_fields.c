@@ -133,8 +133,8 @@ static void run(void)
 	}
 	R.loaded = true;
 	snprintf(R.report_csv, sizeof(R.report_csv), "%s.csv", R.coll.archive);
-	fs_tool_path(tool, sizeof(tool), "FXT_REPORT", "userspace/fxt-report");
-	R.report_status = access(tool, X_OK) ? -2 : fs_run(argv, R.report_csv, 120);
+	col_tool_path(tool, sizeof(tool), "FXT_REPORT", "userspace/fxt-report");
+	R.report_status = access(tool, X_OK) ? -2 : col_run(argv, R.report_csv, 120);
 }
 
 #define NEED_ARCHIVE() do {						\
@@ -339,7 +339,7 @@ TEST(fxt_report_idle_not_a_thread)
 	if (R.report_status == -2)
 		SKIP(return, "no userspace/fxt-report");
 	if (R.report_status)
-		fs_print_file("fxt-report --csv", R.report_csv, 10);
+		col_print_file("fxt-report --csv", R.report_csv, 10);
 	ASSERT_EQ(0, R.report_status);
 	f = fopen(R.report_csv, "r");
 	ASSERT_NE(NULL, f);

@@ -118,10 +118,10 @@ TEST(unprivileged_open)
 /* A mixed workload: fork/exec, pipe ping-pong, timers, renames. */
 static void workload(double seconds)
 {
-	double end = ft_now() + seconds;
+	double end = col_now() + seconds;
 	int n = 0;
 
-	while (ft_now() < end) {
+	while (col_now() < end) {
 		pid_t pid = fork();
 
 		if (pid == 0) {
@@ -217,19 +217,19 @@ TEST(no_kernel_addresses_in_records)
 	pid_t pid;
 	int status;
 
-	snprintf(archive, sizeof(archive), "%s/security.fxt", ft_tmpdir());
-	snprintf(clog, sizeof(clog), "%s/security-collect.log", ft_tmpdir());
-	snprintf(dlog, sizeof(dlog), "%s/security-dump.log", ft_tmpdir());
-	pid = ft_collect_spawn(archive, clog, args);
+	snprintf(archive, sizeof(archive), "%s/security.fxt", col_tmpdir());
+	snprintf(clog, sizeof(clog), "%s/security-collect.log", col_tmpdir());
+	snprintf(dlog, sizeof(dlog), "%s/security-dump.log", col_tmpdir());
+	pid = col_collect_spawn(archive, clog, args);
 	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, ft_wait_line(pid, clog, FT_STARTED_LINE, 60, &status));
-	workload(ft_env_ulong("FXT_SECURITY_SECONDS", 3));
+	ASSERT_EQ(0, col_wait_line(pid, clog, COL_STARTED_LINE, 60, &status));
+	workload(col_env_ulong("FXT_SECURITY_SECONDS", 3));
 	kill(pid, SIGINT);
-	ASSERT_TRUE(ft_wait_child(pid, 120, &status));
+	ASSERT_TRUE(col_wait_child(pid, 120, &status));
 	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		ft_print_file("collector", clog, 20);
-	status = ft_dump_check(archive, dlog);
-	EXPECT_EQ(0, status) ft_print_file("fxt-dump --check", dlog, 10);
+		col_print_file("collector", clog, 20);
+	status = col_dump_check(archive, dlog, 120);
+	EXPECT_EQ(0, status) col_print_file("fxt-dump --check", dlog, 10);
 
 	scan_archive(archive, &s);
 	fflush(stdout);

@@ -159,7 +159,7 @@ FIXTURE_TEARDOWN(st)
 
 TEST_F_TIMEOUT(st, sustained_all_categories, 1800)
 {
-	unsigned long secs = ft_env_ulong("FXT_STRESS_SECONDS", 60);
+	unsigned long secs = col_env_ulong("FXT_STRESS_SECONDS", 60);
 	const char *bufsz = getenv("FXT_STRESS_BUFFER");
 	const char *args[] = { "-m", "streaming", "-c", "all", "-b",
 			       bufsz && *bufsz ? bufsz : "64K", NULL };
@@ -170,27 +170,27 @@ TEST_F_TIMEOUT(st, sustained_all_categories, 1800)
 	pid_t pid, load;
 
 	ASSERT_NE(NULL, a);
-	snprintf(archive, sizeof(archive), "%s/stress.fxt", ft_tmpdir());
-	snprintf(clog, sizeof(clog), "%s/stress-collect.log", ft_tmpdir());
-	snprintf(dlog, sizeof(dlog), "%s/stress-dump.log", ft_tmpdir());
+	snprintf(archive, sizeof(archive), "%s/stress.fxt", col_tmpdir());
+	snprintf(clog, sizeof(clog), "%s/stress-collect.log", col_tmpdir());
+	snprintf(dlog, sizeof(dlog), "%s/stress-dump.log", col_tmpdir());
 	printf("# stress: %lu s, %d CPUs, buffer %s\n", secs, ncpus, args[5]);
 	fflush(stdout);
-	pid = ft_collect_spawn(archive, clog, args);
+	pid = col_collect_spawn(archive, clog, args);
 	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, ft_wait_line(pid, clog, FT_STARTED_LINE, 60, &status));
+	ASSERT_EQ(0, col_wait_line(pid, clog, COL_STARTED_LINE, 60, &status));
 	load = load_start(ncpus);
 	ASSERT_LT(0, load);
 	sleep(secs);
 	load_stop(load);
 	kill(pid, SIGINT);
-	ASSERT_TRUE(ft_wait_child(pid, 300, &status))
-		ft_kill_reap(pid, &status);
-	ft_print_file("fxt-collect", clog, 12);
+	ASSERT_TRUE(col_wait_child(pid, 300, &status))
+		col_kill_reap(pid, &status);
+	col_print_file("fxt-collect", clog, 12);
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 
-	status = ft_dump_check(archive, dlog);
-	EXPECT_EQ(0, status) ft_print_file("fxt-dump --check", dlog, 10);
+	status = col_dump_check(archive, dlog, 120);
+	EXPECT_EQ(0, status) col_print_file("fxt-dump --check", dlog, 10);
 
 	nrows = ft_collect_stats(clog, rows, FT_MAX_CPUS);
 	ASSERT_LT(0, nrows) TH_LOG("no statistics table in %s", clog);

@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -16,174 +15,44 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collector.h"
 #include "fm_util.h"
 #include "libfxt.h"
 
 #define FM_IRQ_KOID_BASE	0x40000001ull
 #define FM_STACK_MAX		16
 
-double fm_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-unsigned long fm_env_ulong(const char *name, unsigned long def)
-{
-	const char *s = getenv(name);
-	char *end;
-	unsigned long v;
-
-	if (!s || !*s)
-		return def;
-	v = strtoul(s, &end, 0);
-	return *end ? def : v;
-}
-
-void fm_tool(char *buf, size_t size, const char *env, const char *rel)
-{
-	char exe[PATH_MAX];
-	const char *s = getenv(env);
-	ssize_t n;
-
-	if (s && *s) {
-		snprintf(buf, size, "%s", s);
-		return;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0) {
-		snprintf(buf, size, "%s", rel);
-		return;
-	}
-	exe[n] = '\0';
-	if (snprintf(buf, size, "%s/%s", dirname(dirname(exe)), rel) >= (int)size)
-		snprintf(buf, size, "%s", rel);
-}
-
-pid_t fm_spawn(char *const argv[], const char *log)
-{
-	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	pid_t pid;
-
-	if (fd < 0)
-		return -errno;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		pid = -errno;
-		close(fd);
-		return pid;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		if (null < 0)
-			_exit(126);
-		dup2(null, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execv(argv[0], argv);
-		dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(fd);
-	return pid;
-}
-
-bool fm_wait(pid_t pid, double timeout, int *status)
-{
-	double end = fm_now() + timeout;
-
-	do {
-		pid_t ret = waitpid(pid, status, WNOHANG);
-
-		if (ret == pid)
-			return true;
-		if (ret < 0 && errno != EINTR)
-			return false;
-		usleep(10000);
-	} while (fm_now() < end);
-	return false;
-}
-
-bool fm_file_contains(const char *path, const char *needle)
-{
-	char buf[8192];
-	size_t n;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return strstr(buf, needle) != NULL;
-}
-
-void fm_print_file(const char *what, const char *path, int max_lines)
-{
-	char line[512];
-	long total = 0, i = 0;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		total++;
-	rewind(f);
-	printf("# --- %s (%s)%s\n", what, path,
-	       total > max_lines ? ", last lines" : "");
-	while (fgets(line, sizeof(line), f)) {
-		if (i++ < total - max_lines)
-			continue;
-		line[strcspn(line, "\r\n")] = '\0';
-		printf("#   %s\n", line);
-	}
-	fclose(f);
-}
-
 pid_t fm_collect_start(const char *archive, const char *mode,
 		       const char *const *extra, const char *log,
 		       char *why, size_t why_size)
 {
-	char tool[PATH_MAX];
-	char *argv[32];
-	int argc = 0, status;
-	double end;
+	const char *args[32];
+	int n = 0, status, err;
 	pid_t pid;
 
-	fm_tool(tool, sizeof(tool), "FXT_COLLECT", "userspace/fxt-collect");
 	unlink(archive);
-	argv[argc++] = tool;
-	argv[argc++] = "-o";
-	argv[argc++] = (char *)archive;
-	argv[argc++] = "-m";
-	argv[argc++] = (char *)mode;
-	for (int i = 0; extra && extra[i] && argc < 31; i++)
-		argv[argc++] = (char *)extra[i];
-	argv[argc] = NULL;
-	pid = fm_spawn(argv, log);
+	args[n++] = "-m";
+	args[n++] = mode;
+	for (int i = 0; extra && extra[i] && n < 28; i++)
+		args[n++] = extra[i];
+	args[n] = NULL;
+	pid = col_collect_spawn(archive, log, args);
 	if (pid < 0) {
 		snprintf(why, why_size, "fork: %s", strerror(-pid));
 		return pid;
 	}
-	end = fm_now() + fm_env_ulong("FXT_COLLECT_TIMEOUT", 120);
-	while (!fm_file_contains(log, FM_STARTED_LINE)) {
-		if (waitpid(pid, &status, WNOHANG) == pid) {
-			snprintf(why, why_size,
-				 "fxt-collect exited (status 0x%x) before \"%s\"",
-				 status, FM_STARTED_LINE);
-			return -ECHILD;
-		}
-		if (fm_now() > end) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			snprintf(why, why_size, "no \"%s\"", FM_STARTED_LINE);
-			return -ETIMEDOUT;
-		}
-		usleep(10000);
+	err = col_wait_line(pid, log, COL_STARTED_LINE,
+			    col_env_ulong("FXT_COLLECT_TIMEOUT", 120), &status);
+	if (err == -ECHILD) {
+		snprintf(why, why_size,
+			 "fxt-collect exited (status 0x%x) before \"%s\"",
+			 status, COL_STARTED_LINE);
+		return -ECHILD;
+	}
+	if (err) {
+		col_kill_reap(pid, &status);
+		snprintf(why, why_size, "no \"%s\"", COL_STARTED_LINE);
+		return -ETIMEDOUT;
 	}
 	return pid;
 }
@@ -226,25 +95,6 @@ int fm_parse_stats(const char *log, struct fm_stats_row rows[FM_MAX_CPUS])
 	}
 	fclose(f);
 	return found;
-}
-
-int fm_dump_check(const char *archive, const char *log)
-{
-	char tool[PATH_MAX];
-	char *argv[] = { tool, "--check", (char *)archive, NULL };
-	int status;
-	pid_t pid;
-
-	fm_tool(tool, sizeof(tool), "FXT_DUMP", "userspace/fxt-dump");
-	pid = fm_spawn(argv, log);
-	if (pid < 0)
-		return -1;
-	if (!fm_wait(pid, 120, &status)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		return -1;
-	}
-	return status;
 }
 
 /* ---- archive scan ---- */

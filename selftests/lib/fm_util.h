@@ -11,19 +11,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define FM_MAX_CPUS	64
-#define FM_STARTED_LINE	"fxt-collect: tracing started"
+#include "collector.h"
 
-double fm_now(void);
-unsigned long fm_env_ulong(const char *name, unsigned long def);
-/* A tool of the repository, or $env when set. */
-void fm_tool(char *buf, size_t size, const char *env, const char *rel);
-/* fork + exec argv, stdout+stderr into log (emptied first). pid or -errno. */
-pid_t fm_spawn(char *const argv[], const char *log);
-/* Wait up to timeout s for pid; true when reaped. */
-bool fm_wait(pid_t pid, double timeout, int *status);
-bool fm_file_contains(const char *path, const char *needle);
-void fm_print_file(const char *what, const char *path, int max_lines);
+#define FM_MAX_CPUS	64
 
 /*
  * Start fxt-collect -o archive -m mode [extra...] with its output in log and
@@ -42,9 +32,6 @@ struct fm_stats_row {
 
 /* Parse the table from a collector log; rows[cpu]. Return: rows found. */
 int fm_parse_stats(const char *log, struct fm_stats_row rows[FM_MAX_CPUS]);
-
-/* fxt-dump --check archive, output in log. Return: wait status or -1. */
-int fm_dump_check(const char *archive, const char *log);
 
 /* What fm_scan() finds per provider (= CPU). */
 struct fm_sw {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ft_util.h - small helpers of the fault, fuzz, security, hotplug and stress
- * selftests: running fxt-collect and fxt-dump as children, reading their
- * output, and the kernel's memory and module counters.
+ * selftests: reading fxt-collect's and fxt-dump's output (collector.h runs
+ * them), and the kernel's memory and module counters.
  */
 #ifndef FXT_SELFTESTS_FT_UTIL_H
 #define FXT_SELFTESTS_FT_UTIL_H
@@ -12,39 +12,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define FT_STARTED_LINE	"fxt-collect: tracing started"
+#include "collector.h"	/* tools as children: col_*() */
+
 #define FT_MAX_CPUS	256
-
-double ft_now(void);
-unsigned long ft_env_ulong(const char *name, unsigned long def);
-/* Tool path: $env, else <repo>/rel (repo = this binary's ../). */
-void ft_tool_path(char *buf, size_t size, const char *env, const char *rel);
-/* Temporary directory: $FXT_SELFTEST_TMP or /tmp. */
-const char *ft_tmpdir(void);
-
-/* fork+exec argv, stdout+stderr to log (emptied first). Return: pid or -errno. */
-pid_t ft_spawn(char *const argv[], const char *log);
-/* Wait up to timeout s for pid. Return: whether it was reaped. */
-bool ft_wait_child(pid_t pid, double timeout, int *status);
-/* SIGKILL + reap. */
-void ft_kill_reap(pid_t pid, int *status);
-bool ft_file_contains(const char *path, const char *needle);
-/*
- * Wait for needle in log while pid runs. Return: 0 found, -ECHILD when pid
- * exited first (*status set), -ETIMEDOUT.
- */
-int ft_wait_line(pid_t pid, const char *log, const char *needle,
-		 double timeout, int *status);
-
-/*
- * Start fxt-collect -o archive [extra args] (NULL-terminated list), output
- * in log. Return: pid or -errno.
- */
-pid_t ft_collect_spawn(const char *archive, const char *log,
-		       const char *const *extra);
-
-/* fxt-dump --check archive into log. Return: wait status, or -errno. */
-int ft_dump_check(const char *archive, const char *log);
 
 /*
  * Read a fxt-dump --check log: *defects = "offset 0x...:" lines, *truncs =
@@ -68,7 +38,5 @@ long ft_meminfo_kb(const char *key);
 int ft_module_refcnt(void);
 /* Write s to a file. Return: 0 or -errno. */
 int ft_write_file(const char *path, const char *s);
-/* Print a file as "# " lines, the last max_lines. */
-void ft_print_file(const char *what, const char *path, int max_lines);
 
 #endif /* FXT_SELFTESTS_FT_UTIL_H */

@@ -5,219 +5,72 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "collector.h"
 #include "fxtscan.h"
 #include "libfxt.h"
-
-double fs_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double env_seconds(const char *name, double def)
-{
-	const char *s = getenv(name);
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return def;
-	v = strtod(s, &end);
-	return *end || v <= 0 ? def : v;
-}
-
-void fs_tool_path(char *buf, size_t size, const char *env, const char *rel)
-{
-	char exe[PATH_MAX];
-	const char *s = env ? getenv(env) : NULL;
-	ssize_t n;
-
-	if (s && *s) {
-		snprintf(buf, size, "%s", s);
-		return;
-	}
-	/* This binary lives in <repo>/selftests/. */
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0) {
-		snprintf(buf, size, "%s", rel);
-		return;
-	}
-	exe[n] = '\0';
-	if (snprintf(buf, size, "%s/%s", dirname(dirname(exe)), rel) >= (int)size)
-		snprintf(buf, size, "%s", rel);
-}
-
-/* fork + exec with stdout and stderr into log (emptied before the fork). */
-static pid_t spawn(char *const argv[], const char *log)
-{
-	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	pid_t pid;
-
-	if (fd < 0)
-		return -errno;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		pid = -errno;
-		close(fd);
-		return pid;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		if (null < 0)
-			_exit(126);
-		dup2(null, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execv(argv[0], argv);
-		dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(fd);
-	return pid;
-}
-
-static bool wait_child(pid_t pid, double timeout, int *status)
-{
-	double end = fs_now() + timeout;
-
-	do {
-		pid_t ret = waitpid(pid, status, WNOHANG);
-
-		if (ret == pid)
-			return true;
-		if (ret < 0 && errno != EINTR)
-			return false;
-		usleep(10000);
-	} while (fs_now() < end);
-	return false;
-}
-
-int fs_run(char *const argv[], const char *out, double timeout)
-{
-	int status;
-	pid_t pid = spawn(argv, out);
-
-	if (pid < 0)
-		return -1;
-	if (!wait_child(pid, timeout, &status)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		return -1;
-	}
-	return status;
-}
-
-static bool file_contains(const char *path, const char *needle)
-{
-	char buf[8192];
-	size_t n;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return strstr(buf, needle) != NULL;
-}
-
-void fs_print_file(const char *what, const char *path, int max_lines)
-{
-	char line[512];
-	long total = 0, i = 0;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		total++;
-	rewind(f);
-	printf("# --- %s (%s)%s\n", what, path,
-	       total > max_lines ? ", last lines" : "");
-	while (fgets(line, sizeof(line), f)) {
-		if (i++ < total - max_lines)
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		printf("#   %s\n", line);
-	}
-	fclose(f);
-}
 
 int fs_collect_start(struct fs_collector *c, const char *name, char *why,
 		     size_t why_len)
 {
-	const char *tmp = getenv("FXT_SELFTEST_TMP");
-	double timeout = env_seconds("FXT_COLLECT_TIMEOUT", 120), end;
+	const char *tmp = col_tmpdir();
+	double timeout = col_env_seconds("FXT_COLLECT_TIMEOUT", 120);
 	char tool[PATH_MAX];
 	char *argv[] = { tool, "-o", c->archive, "-m", "streaming", NULL };
+	int err;
 
 	memset(c, 0, sizeof(*c));
 	c->pid = -1;
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
 	snprintf(c->archive, sizeof(c->archive), "%s/%s.fxt", tmp, name);
 	snprintf(c->log, sizeof(c->log), "%s/%s-collect.log", tmp, name);
 	unlink(c->archive);
-	fs_tool_path(tool, sizeof(tool), "FXT_COLLECT", "userspace/fxt-collect");
+	col_tool_path(tool, sizeof(tool), "FXT_COLLECT", "userspace/fxt-collect");
 	if (access(tool, X_OK)) {
 		snprintf(why, why_len, "%s: %s (build userspace)", tool,
 			 strerror(errno));
 		return -1;
 	}
-	c->pid = spawn(argv, c->log);
+	c->pid = col_spawn(argv, c->log);
 	if (c->pid < 0) {
 		snprintf(why, why_len, "fork: %s", strerror(-c->pid));
 		c->pid = -1;
 		return -1;
 	}
-	end = fs_now() + timeout;
-	while (!file_contains(c->log, FS_STARTED_LINE)) {
-		if (waitpid(c->pid, &c->status, WNOHANG) == c->pid) {
-			snprintf(why, why_len,
-				 "fxt-collect exited (status 0x%x) before tracing started",
-				 c->status);
-			c->pid = -1;
-			fs_print_file("fxt-collect output", c->log, 20);
-			return -1;
-		}
-		if (fs_now() > end) {
-			kill(c->pid, SIGKILL);
-			waitpid(c->pid, &c->status, 0);
-			c->pid = -1;
-			snprintf(why, why_len, "fxt-collect did not start in %.0f s",
-				 timeout);
-			return -1;
-		}
-		usleep(5000);
+	err = col_wait_line(c->pid, c->log, COL_STARTED_LINE, timeout,
+			    &c->status);
+	if (err == -ECHILD) {
+		snprintf(why, why_len,
+			 "fxt-collect exited (status 0x%x) before tracing started",
+			 c->status);
+		c->pid = -1;
+		col_print_file("fxt-collect output", c->log, 20);
+		return -1;
+	}
+	if (err) {
+		col_kill_reap(c->pid, &c->status);
+		c->pid = -1;
+		snprintf(why, why_len, "fxt-collect did not start in %.0f s",
+			 timeout);
+		return -1;
 	}
 	return 0;
 }
 
 int fs_collect_stop(struct fs_collector *c, char *why, size_t why_len)
 {
-	double timeout = env_seconds("FXT_COLLECT_TIMEOUT", 120);
+	double timeout = col_env_seconds("FXT_COLLECT_TIMEOUT", 120);
 
 	if (c->pid <= 0) {
 		snprintf(why, why_len, "collector not running");
 		return -1;
 	}
-	kill(c->pid, SIGINT);
-	if (!wait_child(c->pid, timeout, &c->status)) {
-		kill(c->pid, SIGKILL);
-		waitpid(c->pid, &c->status, 0);
+	if (!col_stop(c->pid, timeout, &c->status)) {
 		c->pid = -1;
 		snprintf(why, why_len, "fxt-collect did not exit %.0f s after SIGINT",
 			 timeout);
@@ -226,7 +79,7 @@ int fs_collect_stop(struct fs_collector *c, char *why, size_t why_len)
 	c->pid = -1;
 	if (!WIFEXITED(c->status) || WEXITSTATUS(c->status)) {
 		snprintf(why, why_len, "fxt-collect: wait status 0x%x", c->status);
-		fs_print_file("fxt-collect output", c->log, 20);
+		col_print_file("fxt-collect output", c->log, 20);
 		return -1;
 	}
 	return 0;

@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define FS_STARTED_LINE	"fxt-collect: tracing started"
+#include "collector.h"
 
 struct fs_collector {
 	pid_t pid;
@@ -37,12 +37,6 @@ int fs_collect_start(struct fs_collector *c, const char *name, char *why,
 		     size_t why_len);
 /* SIGINT, wait. Return 0 when it exited 0, else -1 with why filled in. */
 int fs_collect_stop(struct fs_collector *c, char *why, size_t why_len);
-
-/* Path of a tool in userspace/ (env overrides it when set and non-empty). */
-void fs_tool_path(char *buf, size_t size, const char *env, const char *rel);
-
-/* Run argv with stdout into out (emptied first). Return the wait status or -1. */
-int fs_run(char *const argv[], const char *out, double timeout);
 
 struct fs_kobj {
 	uint64_t offset;		/* in the archive */
@@ -106,10 +100,5 @@ size_t fs_kobjs_of(const struct fs_archive *a, uint8_t obj_type, uint64_t koid,
 /* Is there a kernel object record of obj_type, koid and exactly name? */
 bool fs_has_kobj_named(const struct fs_archive *a, uint8_t obj_type,
 		       uint64_t koid, const char *name);
-
-/* Print a file as "# " diagnostics (its last max_lines lines). */
-void fs_print_file(const char *what, const char *path, int max_lines);
-
-double fs_now(void);
 
 #endif /* FXT_SELFTESTS_FXTSCAN_H */

@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -20,6 +19,7 @@
 
 #include <linux/fxt.h>
 
+#include "collector.h"
 #include "oracle.h"
 #include "pingpong.h"
 
@@ -34,14 +34,6 @@ struct pp_thread {
 	int err;		/* errno of a failed read/write, -1 for EOF */
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void fail(struct pp_result *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -53,146 +45,9 @@ static void fail(struct pp_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-static unsigned long env_ulong(const char *name, unsigned long def)
-{
-	const char *s = getenv(name);
-	char *end;
-	unsigned long v;
-
-	if (!s || !*s)
-		return def;
-	v = strtoul(s, &end, 0);
-	return *end ? def : v;
-}
-
 void pp_config_from_env(struct pp_config *cfg)
 {
-	cfg->rounds = env_ulong("FXT_PINGPONG_N", 20000);
-}
-
-/* The repository: this binary lives in <repo>/selftests/. */
-static void repo_dir(char *buf, size_t size)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0) {
-		snprintf(buf, size, ".");
-		return;
-	}
-	exe[n] = '\0';
-	snprintf(buf, size, "%s", dirname(dirname(exe)));
-}
-
-static void tool_path(char *buf, size_t size, const char *env, const char *rel)
-{
-	char repo[PATH_MAX];
-	const char *s = getenv(env);
-
-	if (s && *s) {
-		snprintf(buf, size, "%s", s);
-		return;
-	}
-	repo_dir(repo, sizeof(repo));
-	if (snprintf(buf, size, "%s/%s", repo, rel) >= (int)size)
-		snprintf(buf, size, "%s", rel);
-}
-
-/*
- * fork + exec argv with stdout and stderr into log. The log is emptied here,
- * before fork(): a caller polling it for a line must never see what an
- * earlier run left in it. Return: pid or -errno.
- */
-static pid_t spawn(char *const argv[], const char *log)
-{
-	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	pid_t pid;
-
-	if (fd < 0)
-		return -errno;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		pid = -errno;
-		close(fd);
-		return pid;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		if (null < 0)
-			_exit(126);
-		dup2(null, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execv(argv[0], argv);
-		dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(fd);
-	return pid;
-}
-
-/* Wait up to timeout seconds for pid. Return: whether it was reaped. */
-static bool wait_child(pid_t pid, double timeout, int *status)
-{
-	double end = now() + timeout;
-
-	do {
-		pid_t ret = waitpid(pid, status, WNOHANG);
-
-		if (ret == pid)
-			return true;
-		if (ret < 0 && errno != EINTR)
-			return false;
-		usleep(20000);
-	} while (now() < end);
-	return false;
-}
-
-static void stop_child(pid_t pid, double timeout, int *status)
-{
-	kill(pid, SIGINT);
-	if (!wait_child(pid, timeout, status)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, status, 0);
-	}
-}
-
-static bool file_contains(const char *path, const char *needle)
-{
-	char buf[8192];
-	size_t n;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return strstr(buf, needle) != NULL;
-}
-
-void pp_print_file(const char *what, const char *path, int max_lines)
-{
-	char line[512];
-	long total = 0, i = 0;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		total++;
-	rewind(f);
-	printf("# --- %s (%s)%s\n", what, path,
-	       total > max_lines ? ", last lines" : "");
-	while (fgets(line, sizeof(line), f)) {
-		if (i++ < total - max_lines)
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		printf("#   %s\n", line);
-	}
-	fclose(f);
+	cfg->rounds = col_env_ulong("FXT_PINGPONG_N", 20000);
 }
 
 static void *pp_thread_main(void *arg)
@@ -254,7 +109,7 @@ static int pp_threads(const struct pp_config *cfg, struct pp_result *r)
 				   .rounds = cfg->rounds };
 	cpu_range(&first, &last);
 
-	double start = now();
+	double start = col_now();
 
 	for (int i = 0; i < 2; i++) {
 		pthread_attr_t attr;
@@ -280,7 +135,7 @@ static int pp_threads(const struct pp_config *cfg, struct pp_result *r)
 	}
 	for (int i = 0; i < started; i++)
 		pthread_join(t[i].th, NULL);
-	r->seconds = now() - start;
+	r->seconds = col_now() - start;
 	for (int i = 0; i < 2; i++) {
 		r->tid[i] = t[i].tid;
 		if (t[i].wfd >= 0)
@@ -297,47 +152,45 @@ static int pp_threads(const struct pp_config *cfg, struct pp_result *r)
 /* Wait until both threads are gone for good (pingpong.h, step 5). */
 static void pp_wait_exited(struct oracle *o, struct pp_result *r)
 {
-	double end = now() + 10;
+	double end = col_now() + 10;
 
 	for (int i = 0; i < 2; i++) {
 		char path[64];
 
 		snprintf(path, sizeof(path), "/proc/self/task/%d", r->tid[i]);
-		while (access(path, F_OK) == 0 && now() < end)
+		while (access(path, F_OK) == 0 && col_now() < end)
 			usleep(1000);
 	}
-	while (oracle_exits(o, -1) < 2 && now() < end)
+	while (oracle_exits(o, -1) < 2 && col_now() < end)
 		usleep(10000);
 }
 
 static bool pp_dump_check(struct pp_result *r, double timeout)
 {
 	char tool[PATH_MAX];
-	char *argv[] = { tool, "--check", r->archive, NULL };
-	pid_t pid;
+	int st;
 
-	tool_path(tool, sizeof(tool), "FXT_DUMP", "userspace/fxt-dump");
+	col_tool_path(tool, sizeof(tool), "FXT_DUMP", "userspace/fxt-dump");
 	if (access(tool, X_OK)) {
 		fail(r, "%s: %s (build userspace first)", tool, strerror(errno));
 		return false;
 	}
-	pid = spawn(argv, r->dump_log);
-	if (pid < 0) {
-		fail(r, "fork: %s", strerror(-pid));
+	st = col_dump_check(r->archive, r->dump_log, timeout);
+	if (st == -ETIMEDOUT) {
+		r->dump_status = st;
+		fail(r, "fxt-dump --check did not finish in %.0f s", timeout);
+	} else if (st < 0) {
+		fail(r, "fork: %s", strerror(-st));
 		return false;
 	}
-	if (!wait_child(pid, timeout, &r->dump_status)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &r->dump_status, 0);
-		fail(r, "fxt-dump --check did not finish in %.0f s", timeout);
-	}
+	r->dump_status = st;
 	return true;
 }
 
 bool pp_run(const struct pp_config *cfg, struct pp_result *r)
 {
-	const char *tmp = getenv("FXT_SELFTEST_TMP");
-	double timeout = env_ulong("FXT_COLLECT_TIMEOUT", 120), end;
+	const char *tmp = col_tmpdir();
+	double timeout = col_env_ulong("FXT_COLLECT_TIMEOUT", 120);
 	char tool[PATH_MAX], *argv[PP_MAX_ARGS], *extra = NULL;
 	struct oracle *o = NULL;
 	pid_t collector = -1;
@@ -345,8 +198,6 @@ bool pp_run(const struct pp_config *cfg, struct pp_result *r)
 
 	memset(r, 0, sizeof(*r));
 	r->rounds = cfg->rounds;
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
 	snprintf(r->archive, sizeof(r->archive), "%s/%s.fxt", tmp, cfg->name);
 	snprintf(r->collect_log, sizeof(r->collect_log), "%s/%s-collect.log",
 		 tmp, cfg->name);
@@ -363,7 +214,7 @@ bool pp_run(const struct pp_config *cfg, struct pp_result *r)
 		     strerror(errno));
 		return false;
 	}
-	tool_path(tool, sizeof(tool), "FXT_COLLECT", "userspace/fxt-collect");
+	col_tool_path(tool, sizeof(tool), "FXT_COLLECT", "userspace/fxt-collect");
 	if (access(tool, X_OK)) {
 		fail(r, "%s: %s (build userspace first)", tool, strerror(errno));
 		return false;
@@ -392,25 +243,23 @@ bool pp_run(const struct pp_config *cfg, struct pp_result *r)
 			argv[argc++] = s;
 	}
 	argv[argc] = NULL;
-	collector = spawn(argv, r->collect_log);
+	collector = col_spawn(argv, r->collect_log);
 	if (collector < 0) {
 		fail(r, "fork: %s", strerror(-collector));
 		goto out;
 	}
-	end = now() + timeout;
-	while (!file_contains(r->collect_log, PP_STARTED_LINE)) {
-		if (waitpid(collector, &r->collector_status, WNOHANG) == collector) {
-			collector = -1;
-			fail(r, "fxt-collect exited (status 0x%x) before \"%s\"",
-			     r->collector_status, PP_STARTED_LINE);
-			goto out;
-		}
-		if (now() > end) {
-			fail(r, "no \"%s\" from fxt-collect in %.0f s",
-			     PP_STARTED_LINE, timeout);
-			goto out;
-		}
-		usleep(20000);
+	err = col_wait_line(collector, r->collect_log, COL_STARTED_LINE,
+			    timeout, &r->collector_status);
+	if (err == -ECHILD) {
+		collector = -1;
+		fail(r, "fxt-collect exited (status 0x%x) before \"%s\"",
+		     r->collector_status, COL_STARTED_LINE);
+		goto out;
+	}
+	if (err) {
+		fail(r, "no \"%s\" from fxt-collect in %.0f s",
+		     COL_STARTED_LINE, timeout);
+		goto out;
 	}
 
 	/* 3. The oracle's window opens inside the collector's. */
@@ -439,12 +288,8 @@ bool pp_run(const struct pp_config *cfg, struct pp_result *r)
 	r->or_misses = oracle_misses(o);
 	r->ran = !err && !r->why[0];
 
-	kill(collector, SIGINT);
-	if (!wait_child(collector, timeout, &r->collector_status)) {
-		kill(collector, SIGKILL);
-		waitpid(collector, &r->collector_status, 0);
+	if (!col_stop(collector, timeout, &r->collector_status))
 		fail(r, "fxt-collect did not exit %.0f s after SIGINT", timeout);
-	}
 	collector = -1;
 
 	/* 7. */
@@ -464,7 +309,7 @@ bool pp_run(const struct pp_config *cfg, struct pp_result *r)
 		r->dump_ran = pp_dump_check(r, timeout);
 out:
 	if (collector > 0)
-		stop_child(collector, 10, &r->collector_status);
+		col_stop(collector, 10, &r->collector_status);
 	oracle_close(o);
 	free(extra);
 	return r->ran && r->have_archive;

@@ -32,8 +32,7 @@
 #include <sys/types.h>
 
 #include "archive.h"
-
-#define PP_STARTED_LINE	"fxt-collect: tracing started"
+#include "collector.h"
 
 enum pp_pin {
 	PP_PIN_NONE,		/* let the scheduler place and migrate them */
@@ -84,8 +83,5 @@ bool pp_run(const struct pp_config *cfg, struct pp_result *r);
 
 /* Print r as "# " TAP diagnostics. */
 void pp_print(const struct pp_result *r);
-
-/* Print a file as "# " diagnostics (its last max_lines lines). */
-void pp_print_file(const char *what, const char *path, int max_lines);
 
 #endif /* FXT_SELFTESTS_PINGPONG_H */

@@ -87,7 +87,7 @@ TEST(fxt_dump_check)
 	NEED_ARCHIVE();
 	ASSERT_TRUE(R.dump_ran) TH_LOG("%s", R.why);
 	if (!WIFEXITED(R.dump_status) || WEXITSTATUS(R.dump_status))
-		pp_print_file("fxt-dump --check", R.dump_log, 20);
+		col_print_file("fxt-dump --check", R.dump_log, 20);
 	ASSERT_TRUE(WIFEXITED(R.dump_status));
 	ASSERT_EQ(0, WEXITSTATUS(R.dump_status));
 }
@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 	pp_run(&cfg, &R);
 	pp_print(&R);
 	if (!R.ran || WEXITSTATUS(R.collector_status) || !WIFEXITED(R.collector_status))
-		pp_print_file("fxt-collect output", R.collect_log, 30);
+		col_print_file("fxt-collect output", R.collect_log, 30);
 	fflush(stdout);
 	return test_harness_run(argc, argv);
 }
