@@ -382,7 +382,19 @@ int main(int argc, char **argv)
 	fxt_reader_set_diag(r, on_diag, &cs);
 
 	if (mode == MODE_JSON) {
-		n = fxt_json_convert(r, o);
+		struct fxt_merge *m;
+
+		/* Time order across providers: the reader r is not used. */
+		fxt_reader_close(r);
+		r = NULL;
+		m = fxt_merge_open(path);
+		if (!m) {
+			fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+			return 1;
+		}
+		fxt_merge_set_diag(m, on_diag, &cs);
+		n = fxt_json_convert(m, o);
+		fxt_merge_close(m);
 	} else {
 		while ((n = fxt_reader_next(r, rec)) > 0)
 			if (mode == MODE_DUMP)

@@ -123,12 +123,20 @@ struct hstat {
 	uint64_t count, total_ns, max_ns;
 };
 
+#define DELAY_LINE	16
+
+struct pending {
+	struct hist *h;
+	uint64_t v;
+};
+
 /*
  * The reading side and the analysis side each write only their own half,
  * and the halves sit on different cache lines (no false sharing).
  */
 struct report {
-	struct fxt_reader *r;
+	struct fxt_merge *m;
+	struct fxt_reader *from;	/* reader of the current record */
 
 	/* reading side: handler names, time span */
 	_Alignas(64) struct handler *handlers;
@@ -150,6 +158,8 @@ struct report {
 	struct hstat *hstats;	/* by handler id */
 	size_t nhstats;
 	uint64_t switches, wakeups;
+	struct pending pending[DELAY_LINE];	/* histogram samples on their way */
+	unsigned int pend_head;
 	char pad[64];
 };
 
@@ -344,6 +354,35 @@ struct ev {
 	uint8_t out_state;
 };
 
+/*
+ * Histogram updates go through a short delay line: a sample's bucket is
+ * prefetched when it arrives and counted DELAY_LINE samples later, so the
+ * cache miss on a thread's histogram does not stall the event loop.
+ */
+static inline void delay_sample(struct report *rp, struct hist *h, uint64_t v)
+{
+	struct pending *p = &rp->pending[rp->pend_head];
+
+	if (p->h)
+		hist_add(p->h, p->v);
+	p->h = h;
+	p->v = v;
+	__builtin_prefetch(h, 1);
+	__builtin_prefetch(&h->b[hist_index(v)], 1);
+	rp->pend_head = (rp->pend_head + 1) % DELAY_LINE;
+}
+
+static void delay_drain(struct report *rp)
+{
+	unsigned int i;
+
+	for (i = 0; i < DELAY_LINE; i++) {
+		if (rp->pending[i].h)
+			hist_add(rp->pending[i].h, rp->pending[i].v);
+		rp->pending[i].h = NULL;
+	}
+}
+
 static void cpu_account(struct cstat *c, uint64_t ts)
 {
 	if (c->cur_valid && ts > c->since) {
@@ -417,7 +456,7 @@ static void on_switch(struct report *rp, const struct ev *e)
 						hist_init(*d);
 				}
 				if (*d)
-					hist_add(*d, ts - t->wake_ts);
+					delay_sample(rp, *d, ts - t->wake_ts);
 			}
 			t->has_wake = false;
 			t->state = T_RUNNING;
@@ -583,7 +622,7 @@ static bool make_event(struct report *rp, const struct fxt_record *rec, struct e
 	uint64_t ts;
 
 	if (rec->type == FXT_REC_SCHED) {
-		ts = fxt_reader_ticks_to_ns(rp->r, rec->ts);
+		ts = rec->ts_ns;
 		saw_ts(rp, ts);
 		e->ts = ts;
 		if (rec->subtype == FXT_SCHED_THREAD_WAKEUP) {
@@ -605,7 +644,7 @@ static bool make_event(struct report *rp, const struct fxt_record *rec, struct e
 	}
 	if (rec->type != FXT_REC_EVENT)
 		return false;
-	ts = fxt_reader_ticks_to_ns(rp->r, rec->ts);
+	ts = rec->ts_ns;
 	saw_ts(rp, ts);
 	e->ts = ts;
 	if (rec->subtype == FXT_EVENT_COUNTER) {
@@ -645,6 +684,150 @@ static bool make_event(struct report *rp, const struct fxt_record *rec, struct e
 		e->kind = EV_IRQ_END;
 	}
 	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Time order: each provider's cursor (lib/merge.c) decodes ahead into  */
+/* a small queue of events; the earliest head among the queues is next. */
+/* Only events need ordering: names and strings are resolved as each    */
+/* cursor decodes, and the report reads kernel object names at the end. */
+
+#define QUEUE_EVENTS	256
+#define SCAN_QUEUES	8	/* more: a heap */
+
+struct evqueue {
+	unsigned int head, len;
+	bool done;		/* the cursor has no more records */
+	struct ev ev[QUEUE_EVENTS];
+};
+
+struct evmerge {
+	struct report *rp;
+	size_t n;
+	struct evqueue *q;
+	uint64_t *keys;		/* ts of each queue's head, UINT64_MAX when empty */
+	unsigned int *heap;	/* more than SCAN_QUEUES: queues with events */
+	size_t nheap;
+	unsigned int top;	/* queue of the event handed out last */
+};
+
+/* Decode cursor i's next records into its queue; false when none are left. */
+static bool refill(struct evmerge *em, unsigned int i)
+{
+	struct evqueue *q = &em->q[i];
+	struct fxt_reader *from;
+
+	q->head = q->len = 0;
+	while (q->len < QUEUE_EVENTS && !q->done) {
+		const struct fxt_record *rec = fxt_merge_cursor_next(em->rp->m, i, &from);
+
+		if (!rec) {
+			q->done = true;
+			break;
+		}
+		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
+			continue;
+		if (make_event(em->rp, rec, &q->ev[q->len]))
+			q->len++;
+	}
+	em->keys[i] = q->len ? q->ev[0].ts : UINT64_MAX;
+	return q->len != 0;
+}
+
+static inline bool qbefore(const struct evmerge *em, unsigned int a, unsigned int b)
+{
+	return em->keys[a] < em->keys[b] || (em->keys[a] == em->keys[b] && a < b);
+}
+
+static void qsift(struct evmerge *em, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, min = i;
+		unsigned int t;
+
+		if (l < em->nheap && qbefore(em, em->heap[l], em->heap[min]))
+			min = l;
+		if (r < em->nheap && qbefore(em, em->heap[r], em->heap[min]))
+			min = r;
+		if (min == i)
+			return;
+		t = em->heap[i];
+		em->heap[i] = em->heap[min];
+		em->heap[min] = t;
+		i = min;
+	}
+}
+
+static int evmerge_init(struct evmerge *em, struct report *rp)
+{
+	size_t i;
+
+	memset(em, 0, sizeof(*em));
+	em->rp = rp;
+	em->n = fxt_merge_cursors(rp->m);
+	em->q = malloc(em->n * sizeof(*em->q));
+	em->keys = malloc(em->n * sizeof(*em->keys));
+	em->heap = malloc(em->n * sizeof(*em->heap));
+	if (!em->q || !em->keys || !em->heap)
+		return -1;
+	for (i = 0; i < em->n; i++) {
+		em->q[i].done = false;
+		if (refill(em, (unsigned int)i))
+			em->heap[em->nheap++] = (unsigned int)i;
+	}
+	for (i = em->nheap / 2 + 1; i-- > 0;)
+		qsift(em, i);
+	em->top = UINT32_MAX;
+	return 0;
+}
+
+static void evmerge_free(struct evmerge *em)
+{
+	free(em->q);
+	free(em->keys);
+	free(em->heap);
+}
+
+/* The next event in time order, NULL at the end. */
+static const struct ev *next_event(struct evmerge *em)
+{
+	unsigned int i, best = 0, top = em->top;
+	uint64_t k;
+
+	if (top != UINT32_MAX) {	/* move the last queue on */
+		struct evqueue *q = &em->q[top];
+		bool more = ++q->head < q->len || refill(em, top);
+
+		if (more)
+			em->keys[top] = q->ev[q->head].ts;
+		if (em->n > SCAN_QUEUES) {
+			if (!more)
+				em->heap[0] = em->heap[--em->nheap];
+			qsift(em, 0);
+		}
+	}
+	if (em->n > SCAN_QUEUES) {
+		if (!em->nheap)
+			return NULL;
+		best = em->heap[0];
+	} else {
+		k = em->keys[0];
+		for (i = 1; i < em->n; i++) {
+			bool lt = em->keys[i] < k;
+
+			best = lt ? i : best;
+			k = lt ? em->keys[i] : k;
+		}
+		if (k == UINT64_MAX) {	/* every queue empty, or an event at UINT64_MAX */
+			for (i = 0; i < em->n && em->q[i].head >= em->q[i].len; i++)
+				;
+			if (i == em->n)
+				return NULL;
+			best = i;
+		}
+	}
+	em->top = best;
+	return &em->q[best].ev[em->q[best].head];
 }
 
 /* ------------------------------------------------------------------ */
@@ -713,6 +896,7 @@ static void finish(struct report *rp)
 	uint64_t end = rp->last_ns;
 	size_t i;
 
+	delay_drain(rp);
 	for (i = 0; i < rp->ncpus; i++) {
 		struct cstat *c = &rp->cpus[i];
 
@@ -757,7 +941,7 @@ static struct report *sort_rp;
 
 static const char *comm_of(const struct report *rp, uint64_t tid)
 {
-	const struct fxt_kobj_info *k = fxt_reader_kobj(rp->r, tid);
+	const struct fxt_kobj_info *k = fxt_merge_kobj(rp->m, tid);
 
 	return k && k->name_len ? k->name : "";
 }
@@ -930,16 +1114,19 @@ static void print_report(struct report *rp, struct outbuf *o, const char *path,
 
 	if (!csv) {
 		ob_printf(o, "%s: %llu records, %llu bytes, %llu switches, %llu wakeups\n",
-			  path, (unsigned long long)fxt_reader_records(rp->r),
-			  (unsigned long long)fxt_reader_offset(rp->r),
+			  path, (unsigned long long)fxt_merge_records(rp->m),
+			  (unsigned long long)fxt_merge_bytes(rp->m),
 			  (unsigned long long)rp->switches, (unsigned long long)rp->wakeups);
 		OB_LIT(o, "time span ");
 		put_ms(o, span, 0);
 		ob_printf(o, " ms (%llu .. %llu ns)\n", (unsigned long long)rp->first_ns,
 			  (unsigned long long)rp->last_ns);
-		if (fxt_reader_diag_count(rp->r))
+		if (!fxt_merge_ordered(rp->m))
+			ob_printf(o, "warning: read in file order (not a regular file, or over"
+				  " 1024 providers): cross-CPU figures may be wrong\n");
+		if (fxt_merge_diag_count(rp->m))
 			ob_printf(o, "warning: %llu defects in the archive (fxt-dump --check)\n",
-				  (unsigned long long)fxt_reader_diag_count(rp->r));
+				  (unsigned long long)fxt_merge_diag_count(rp->m));
 
 		rows = limit(n, top);
 		ob_printf(o, "\nThreads (%zu of %zu, by %s)\n", rows, n, sort_names[sort_by]);
@@ -1117,13 +1304,14 @@ int main(int argc, char **argv)
 	struct ev *block;
 	unsigned int tail = 0, nev = 0;
 	pthread_t thread;
-	struct fxt_record *rec;
+	struct evmerge em;
+	const struct ev *e;
 	struct outbuf *o;
 	bool csv = false, top_given = false, progress, one_thread = true;
 	long top = 20;
 	double next_tick = 0;
 	uint64_t size;
-	int c, rc = 0, n;
+	int c, rc = 0;
 	size_t k;
 	char *end;
 
@@ -1178,28 +1366,23 @@ int main(int argc, char **argv)
 		top = 0;
 
 	memset(&rp, 0, sizeof(rp));
-	rp.r = fxt_reader_open(argv[optind]);
-	if (!rp.r) {
+	rp.m = fxt_merge_open(argv[optind]);
+	if (!rp.m) {
 		fprintf(stderr, "%s: %s: %s\n", prog, argv[optind], strerror(errno));
 		return 1;
 	}
-	fxt_reader_set_diag(rp.r, on_diag, &dc);
-	fxt_reader_skip_args(rp.r, FXT_SKIP_SCHED_ARGS | FXT_SKIP_SPAN_ARGS);
-	rec = malloc(sizeof(*rec));
+	fxt_merge_set_diag(rp.m, on_diag, &dc);
+	fxt_merge_skip_args(rp.m, FXT_SKIP_SCHED_ARGS | FXT_SKIP_SPAN_ARGS);
 	o = &out;
-	if (!rec || !o) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return 1;
-	}
 	ob_init(o, STDOUT_FILENO, out_mem, OUTBUF_SIZE);
-	size = fxt_reader_size(rp.r);
+	size = fxt_merge_size(rp.m);
 	progress = isatty(STDERR_FILENO) && size > (64u << 20);
 
 	memset(&pipe, 0, sizeof(pipe));
 	pipe.rp = &rp;
 	pthread_mutex_init(&pipe.mu, NULL);
 	pthread_cond_init(&pipe.cv, NULL);
-	for (k = 0; k < NBLOCKS; k++) {
+	for (k = 0; k < NBLOCKS && !one_thread; k++) {
 		pipe.blocks[k] = malloc(BLOCK_EVENTS * sizeof(struct ev));
 		if (!pipe.blocks[k]) {
 			fprintf(stderr, "%s: out of memory\n", prog);
@@ -1211,11 +1394,26 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	block = pipe.blocks[0];
-	while ((n = fxt_reader_next(rp.r, rec)) > 0) {
-		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
+	if (evmerge_init(&em, &rp)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 1;
+	}
+	while ((e = next_event(&em))) {
+		if (one_thread) {
+			/* no copy: resolve and apply in place */
+			apply_block(&rp, (struct ev *)e, 1);
+			if (!(++nev & (BLOCK_EVENTS - 1)) && progress && now() >= next_tick) {
+				uint64_t off = fxt_merge_bytes(rp.m);
+
+				fprintf(stderr, "\r%s: %3u%% (%llu of %llu MiB)", prog,
+					(unsigned int)(off * 100 / size),
+					(unsigned long long)(off >> 20),
+					(unsigned long long)(size >> 20));
+				next_tick = now() + 0.25;
+			}
 			continue;
-		if (!make_event(&rp, rec, &block[nev]))
-			continue;
+		}
+		block[nev] = *e;
 		if (++nev == BLOCK_EVENTS) {
 			if (one_thread) {
 				apply_block(&rp, block, nev);
@@ -1225,7 +1423,7 @@ int main(int argc, char **argv)
 			}
 			nev = 0;
 			if (progress && now() >= next_tick) {
-				uint64_t off = fxt_reader_offset(rp.r);
+				uint64_t off = fxt_merge_bytes(rp.m);
 
 				fprintf(stderr, "\r%s: %3u%% (%llu of %llu MiB)", prog,
 					(unsigned int)(off * 100 / size),
@@ -1235,9 +1433,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	if (one_thread) {
-		apply_block(&rp, block, nev);
-	} else {
+	if (!one_thread) {
 		if (nev)
 			submit(&pipe, tail, nev);
 		pthread_mutex_lock(&pipe.mu);
@@ -1246,13 +1442,14 @@ int main(int argc, char **argv)
 		pthread_mutex_unlock(&pipe.mu);
 		pthread_join(thread, NULL);
 	}
+	evmerge_free(&em);
 	for (k = 0; k < NBLOCKS; k++)
 		free(pipe.blocks[k]);
 	pthread_mutex_destroy(&pipe.mu);
 	pthread_cond_destroy(&pipe.cv);
 	if (progress)
 		fprintf(stderr, "\r\033[K");
-	if (n < 0)
+	if (fxt_merge_status(rp.m) < 0)
 		rc = 1;
 	finish(&rp);
 	print_report(&rp, o, argv[optind], top, csv);
@@ -1272,7 +1469,6 @@ int main(int argc, char **argv)
 	u64map_free(&rp.tmap);
 	for (k = 0; k < DIRECT_TIDS / DIRECT_CHUNK; k++)
 		free(rp.direct[k]);
-	fxt_reader_close(rp.r);
-	free(rec);
+	fxt_merge_close(rp.m);
 	return rc;
 }

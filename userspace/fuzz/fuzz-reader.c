@@ -8,7 +8,7 @@
  *     record decoded without a diagnostic must re-encode to exactly its
  *     own bytes (fxt_write_record), and the re-encoded stream must read
  *     back without a malformed record;
- *  2. the JSON conversion runs over the input;
+ *  2. the JSON conversion runs over the input (time-ordered merge);
  *  3. fxt-dump (dump, --check, --json) and fxt-report (text, CSV, two
  *     threads) run on
  *     it, their main()s linked in as fxt_dump_main / fxt_report_main.
@@ -110,7 +110,7 @@ static void tool(int (*fn)(int, char **), const char *a0, const char *a1)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fxt_reader *r;
+	struct fxt_merge *m;
 
 	if (in_fd < 0) {
 		in_fd = memfd_create("fuzz-in", 0);
@@ -121,15 +121,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	roundtrip(data, size);
 
-	r = fxt_reader_open_mem(data, size);
-	if (r) {
-		ob_init(&ob, -1, ob_mem, 4096);	/* discard: writes fail with EBADF */
-		fxt_json_convert(r, &ob);
-		fxt_reader_close(r);
-	}
-
 	if (ftruncate(in_fd, 0) || pwrite(in_fd, data, size, 0) != (ssize_t)size)
 		abort();
+	m = fxt_merge_open(in_path);
+	if (m) {
+		ob_init(&ob, -1, ob_mem, 4096);	/* discard: writes fail with EBADF */
+		fxt_json_convert(m, &ob);
+		fxt_merge_close(m);
+	}
+
 	tool(fxt_dump_main, "fxt-dump", NULL);
 	tool(fxt_dump_main, "fxt-dump", "--check");
 	tool(fxt_dump_main, "fxt-dump", "--json");

@@ -82,7 +82,8 @@ struct jcpu {
 };
 
 struct json {
-	struct fxt_reader *r;
+	struct fxt_merge *m;
+	struct fxt_reader *from;	/* reader of the current record */
 	struct outbuf *o;
 	struct outbuf scratch;	/* rendering begin args for later */
 	char scratch_mem[1024 + OUTBUF_SLACK];
@@ -136,7 +137,7 @@ static struct jthread *thread_ref(struct json *j, uint64_t tid, uint64_t pid, bo
 		t->pid = pid;
 		t->pid_known = true;
 	} else if (!t->pid_known) {
-		const struct fxt_kobj_info *k = fxt_reader_kobj(j->r, tid);
+		const struct fxt_kobj_info *k = fxt_merge_kobj(j->m, tid);
 
 		if (k && k->obj_type == FXT_OBJ_THREAD && k->process) {
 			t->pid = k->process;
@@ -175,7 +176,7 @@ static void put_name(struct outbuf *o, struct fxt_str s)
 /* A thread's name from the koid table, else "tid N". */
 static void put_thread_name(struct json *j, uint64_t tid)
 {
-	const struct fxt_kobj_info *k = fxt_reader_kobj(j->r, tid);
+	const struct fxt_kobj_info *k = fxt_merge_kobj(j->m, tid);
 
 	if (k && k->name_len) {
 		ob_json_str(j->o, k->name, k->name_len);
@@ -646,9 +647,9 @@ static void on_event(struct json *j, const struct fxt_record *rec, uint64_t ts)
 		OB_LIT(o, "}}");
 		return;
 	case FXT_EVENT_DURATION_COMPLETE:
-		put_dur(j, ts, fxt_reader_ticks_to_ns(j->r, rec->u.event.data));
-		if (fxt_reader_ticks_to_ns(j->r, rec->u.event.data) > j->last_ns)
-			j->last_ns = fxt_reader_ticks_to_ns(j->r, rec->u.event.data);
+		put_dur(j, ts, fxt_reader_ticks_to_ns(j->from, rec->u.event.data));
+		if (fxt_reader_ticks_to_ns(j->from, rec->u.event.data) > j->last_ns)
+			j->last_ns = fxt_reader_ticks_to_ns(j->from, rec->u.event.data);
 		break;
 	case FXT_EVENT_FLOW_END:
 		OB_LIT(o, ",\"bp\":\"e\"");
@@ -665,7 +666,7 @@ static void on_event(struct json *j, const struct fxt_record *rec, uint64_t ts)
 
 static void on_kobj(struct json *j, const struct fxt_record *rec)
 {
-	const struct fxt_kobj_info *k = fxt_reader_kobj(j->r, rec->u.kobj.koid);
+	const struct fxt_kobj_info *k = fxt_merge_kobj(j->m, rec->u.kobj.koid);
 	struct fxt_str name = rec->u.kobj.name;
 	uint64_t koid = rec->u.kobj.koid;
 	struct jthread *t;
@@ -707,34 +708,33 @@ static void finish(struct json *j)
 	}
 }
 
-int fxt_json_convert(struct fxt_reader *r, struct outbuf *o)
+int fxt_json_convert(struct fxt_merge *m, struct outbuf *o)
 {
+	const struct fxt_record *rec;
+	struct fxt_reader *r;
 	struct json j;
-	struct fxt_record *rec = malloc(sizeof(*rec));
-	int n;
 
 	memset(&j, 0, sizeof(j));
-	j.r = r;
+	j.m = m;
 	j.o = o;
 	j.first = true;
-	if (!rec)
-		return -1;
 	ob_init(&j.scratch, -1, j.scratch_mem, 1024);
 	OB_LIT(o, "{\"traceEvents\":[\n");
-	while ((n = fxt_reader_next(r, rec)) > 0) {
+	while ((rec = fxt_merge_next(m, &r))) {
 		uint64_t ts;
 
+		j.from = r;
 		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
 			continue;
 		switch (rec->type) {
 		case FXT_REC_EVENT:
-			ts = fxt_reader_ticks_to_ns(r, rec->ts);
+			ts = rec->ts_ns;
 			if (ts > j.last_ns)
 				j.last_ns = ts;
 			on_event(&j, rec, ts);
 			break;
 		case FXT_REC_SCHED:
-			ts = fxt_reader_ticks_to_ns(r, rec->ts);
+			ts = rec->ts_ns;
 			if (ts > j.last_ns)
 				j.last_ns = ts;
 			if (rec->subtype == FXT_SCHED_THREAD_WAKEUP)
@@ -764,6 +764,5 @@ int fxt_json_convert(struct fxt_reader *r, struct outbuf *o)
 	free(j.threads);
 	free(j.cpus);
 	u64map_free(&j.map);
-	free(rec);
-	return n;
+	return fxt_merge_status(m);
 }

@@ -14,10 +14,10 @@
 #define JSON_CPUS_PID	0x7fff0000u
 
 /*
- * Read the whole archive from r and write one JSON object to o. Returns
- * what the last fxt_reader_next() returned: 0 at the end of the archive,
- * -1 when reading stopped on an error (the JSON is still complete).
+ * Read the whole archive from m, in time order across providers, and write
+ * one JSON object to o. Returns 0, or -1 when reading stopped on an error
+ * (the JSON is still complete).
  */
-int fxt_json_convert(struct fxt_reader *r, struct outbuf *o);
+int fxt_json_convert(struct fxt_merge *m, struct outbuf *o);
 
 #endif /* LIBFXT_JSON_H */

@@ -239,6 +239,7 @@ struct fxt_record {
 	uint8_t nargs;		/* decoded arguments in args[] */
 	uint32_t provider;	/* provider current when the record was read */
 	uint64_t ts;		/* ticks: events, switches, wakeups, logs, large blob 0 */
+	uint64_t ts_ns;		/* ts in ns at the provider's ticks per second (0 if no ts) */
 	union {
 		struct {
 			uint32_t provider_id;	/* info, section, event */
@@ -434,6 +435,47 @@ uint64_t fxt_reader_ticks_to_ns(const struct fxt_reader *r, uint64_t ticks);
 
 /* Global kernel object table: NULL if the koid was never described. */
 const struct fxt_kobj_info *fxt_reader_kobj(const struct fxt_reader *r, uint64_t koid);
+
+/* ------------------------------------------------------------------ */
+/* Time-ordered reading across providers (lib/merge.c).                 */
+
+/*
+ * fxt-collect writes each CPU as a provider, in chunks saved as they fill,
+ * so the file is in time order within a provider but not across them.
+ * A merge reads a seekable archive with one reader (cursor) per provider
+ * and hands out records in timestamp order; records without a timestamp
+ * come in place, right after their provider's previous record. Each
+ * provider's records keep their order. Kernel object names are shared.
+ * From a pipe (or with more than 1024 providers) records come in file
+ * order. Set the diagnostics and skipped arguments before the first
+ * fxt_merge_next().
+ */
+struct fxt_merge;
+
+struct fxt_merge *fxt_merge_open(const char *path);	/* NULL and errno */
+void fxt_merge_close(struct fxt_merge *m);
+void fxt_merge_set_diag(struct fxt_merge *m, fxt_diag_fn fn, void *ctx);
+void fxt_merge_skip_args(struct fxt_merge *m, unsigned int what);
+/*
+ * The next record, NULL at the end; *from is the reader it came from (for
+ * fxt_reader_ticks_to_ns() and its provider). Valid until the next call.
+ */
+const struct fxt_record *fxt_merge_next(struct fxt_merge *m, struct fxt_reader **from);
+/*
+ * Or merge yourself: the cursors (one per provider, or a single one in
+ * file order) and the next record of cursor i in its own order, NULL when
+ * it has no more. Do not mix with fxt_merge_next().
+ */
+size_t fxt_merge_cursors(const struct fxt_merge *m);
+const struct fxt_record *fxt_merge_cursor_next(struct fxt_merge *m, size_t i,
+					       struct fxt_reader **from);
+bool fxt_merge_ordered(const struct fxt_merge *m);	/* false: file order */
+int fxt_merge_status(const struct fxt_merge *m);	/* 0, or -1: a reader stopped on an error */
+uint64_t fxt_merge_records(const struct fxt_merge *m);
+uint64_t fxt_merge_bytes(const struct fxt_merge *m);	/* of the records handed out */
+uint64_t fxt_merge_size(const struct fxt_merge *m);	/* archive size when known */
+uint64_t fxt_merge_diag_count(const struct fxt_merge *m);
+const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, uint64_t koid);
 
 /* ------------------------------------------------------------------ */
 /* Small helpers shared by the tools.                                   */

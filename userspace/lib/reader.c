@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "libfxt.h"
+#include "internal.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "libfxt reads FXT archives on little-endian hosts only"
@@ -69,6 +70,11 @@ struct provider {
 
 enum mem_kind { MEM_STRINGS, MEM_KOBJS, MEM_PROVIDERS, MEM_KINDS };
 
+struct kobj_table {
+	struct fxt_kobj_info *slots;
+	size_t cap, count;
+};
+
 struct fxt_reader {
 	/* input */
 	int fd;
@@ -104,10 +110,14 @@ struct fxt_reader {
 
 	unsigned int skip_args;		/* FXT_SKIP_* */
 
-	/* kernel objects */
+	/* kernel objects: kt is &own_kt, or a table shared by merge cursors */
 	bool track_kobjs;
-	struct fxt_kobj_info *kobjs;
-	size_t kobj_cap, kobj_count;
+	struct kobj_table own_kt, *kt;
+
+	/* reading segments of a file (merge cursors, merge.c) */
+	const struct fxt_segment *segs;
+	size_t nsegs, seg;
+	uint64_t file_pos;
 
 	uint64_t nrecords;
 };
@@ -137,6 +147,21 @@ static void stop(struct fxt_reader *r, int rc)
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define COLD		__attribute__((cold, noinline))
+
+static COLD uint64_t ticks_to_ns_slow(uint64_t ticks, uint64_t tps)
+{
+	__extension__ typedef unsigned __int128 u128;
+	u128 ns = (u128)ticks * NS_PER_SEC / tps;
+
+	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
+static inline uint64_t ticks_to_ns(const struct fxt_reader *r, uint64_t ticks)
+{
+	uint64_t tps = r->cur->ticks_per_second;
+
+	return likely(tps == NS_PER_SEC) ? ticks : ticks_to_ns_slow(ticks, tps);
+}
 
 static void report(struct fxt_reader *r, uint64_t offset, enum fxt_diag_id id,
 		   const char *fmt, ...) __attribute__((format(printf, 4, 5))) COLD;
@@ -325,14 +350,14 @@ static size_t kobj_hash(uint64_t koid, size_t cap)
 	return (size_t)((koid * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
 }
 
-static struct fxt_kobj_info *kobj_slot(const struct fxt_reader *r, uint64_t koid)
+static struct fxt_kobj_info *kobj_slot(const struct kobj_table *kt, uint64_t koid)
 {
 	size_t i;
 
-	if (!r->kobj_cap)
+	if (!kt->cap)
 		return NULL;
-	for (i = kobj_hash(koid, r->kobj_cap);; i = (i + 1) & (r->kobj_cap - 1)) {
-		struct fxt_kobj_info *k = &r->kobjs[i];
+	for (i = kobj_hash(koid, kt->cap);; i = (i + 1) & (kt->cap - 1)) {
+		struct fxt_kobj_info *k = &kt->slots[i];
 
 		if (!k->valid || k->koid == koid)
 			return k;
@@ -341,16 +366,17 @@ static struct fxt_kobj_info *kobj_slot(const struct fxt_reader *r, uint64_t koid
 
 const struct fxt_kobj_info *fxt_reader_kobj(const struct fxt_reader *r, uint64_t koid)
 {
-	const struct fxt_kobj_info *k = kobj_slot(r, koid);
+	const struct fxt_kobj_info *k = kobj_slot(r->kt, koid);
 
 	return k && k->valid ? k : NULL;
 }
 
 static bool kobj_grow(struct fxt_reader *r, uint64_t offset)
 {
-	size_t ncap = r->kobj_cap ? r->kobj_cap * 2 : 64, i;
-	struct fxt_kobj_info *old = r->kobjs, *n;
-	size_t ocap = r->kobj_cap;
+	struct kobj_table *kt = r->kt;
+	size_t ncap = kt->cap ? kt->cap * 2 : 64, i;
+	struct fxt_kobj_info *old = kt->slots, *n;
+	size_t ocap = kt->cap;
 
 	if (!mem_take(r, ncap * sizeof(*n), MEM_KOBJS, offset))
 		return false;
@@ -359,13 +385,13 @@ static bool kobj_grow(struct fxt_reader *r, uint64_t offset)
 		mem_give(r, ncap * sizeof(*n));
 		return false;
 	}
-	r->kobjs = n;
-	r->kobj_cap = ncap;
+	kt->slots = n;
+	kt->cap = ncap;
 	for (i = 0; i < ocap; i++)
 		if (old[i].valid)
-			*kobj_slot(r, old[i].koid) = old[i];
+			*kobj_slot(kt, old[i].koid) = old[i];
 	free(old);
-	if (ocap)
+	if (ocap && kt == &r->own_kt)	/* a shared table was charged elsewhere */
 		mem_give(r, ocap * sizeof(*n));
 	return true;
 }
@@ -373,17 +399,18 @@ static bool kobj_grow(struct fxt_reader *r, uint64_t offset)
 static void kobj_set(struct fxt_reader *r, uint64_t koid, unsigned int type,
 		     struct fxt_str name, uint64_t process, uint64_t offset)
 {
+	struct kobj_table *kt = r->kt;
 	struct fxt_kobj_info *k;
 	size_t n;
 
-	if ((r->kobj_count + 1) * 2 > r->kobj_cap && !kobj_grow(r, offset)) {
-		k = kobj_slot(r, koid);
+	if ((kt->count + 1) * 2 > kt->cap && !kobj_grow(r, offset)) {
+		k = kobj_slot(kt, koid);
 		if (!k || !k->valid)	/* full: only update known ones */
 			return;
 	}
-	k = kobj_slot(r, koid);
+	k = kobj_slot(kt, koid);
 	if (!k->valid) {
-		r->kobj_count++;
+		kt->count++;
 		k->valid = true;
 		k->koid = koid;
 	}
@@ -1100,6 +1127,59 @@ static void decode(struct fxt_reader *r, struct fxt_record *rec)
 /* ------------------------------------------------------------------ */
 /* Input.                                                               */
 
+/*
+ * Up to max bytes of input at the current position: from memory, from the
+ * fd, or from the current segment. 0 at the end of the input or of the
+ * segment, -1 on a read error (reported, reading stops).
+ */
+static ssize_t input(struct fxt_reader *r, void *dst, size_t max)
+{
+	ssize_t n;
+
+	if (r->mem) {
+		n = (ssize_t)(r->mem_len - r->mem_pos < max ? r->mem_len - r->mem_pos : max);
+		if (dst)
+			memcpy(dst, r->mem + r->mem_pos, (size_t)n);
+		r->mem_pos += (size_t)n;
+		return n;
+	}
+	if (r->segs) {
+		uint64_t left = r->segs[r->seg].end - r->file_pos;
+
+		if (max > left)
+			max = (size_t)left;
+		if (!max)
+			return 0;
+	}
+	do {
+		if (r->segs)
+			n = pread(r->fd, dst ? dst : r->buf, max, (off_t)r->file_pos);
+		else
+			n = read(r->fd, dst ? dst : r->buf, max);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		report(r, r->buf_off + r->len, FXT_D_IO_ERROR, "%s", strerror(errno));
+		stop(r, -1);
+		r->eof = true;
+		return -1;
+	}
+	r->file_pos += (uint64_t)n;
+	return n;
+}
+
+/* At the end of a segment, with nothing left in the buffer: on to the next. */
+static bool next_segment(struct fxt_reader *r)
+{
+	if (!r->segs || r->seg + 1 >= r->nsegs || r->len != r->pos ||
+	    r->file_pos != r->segs[r->seg].end)
+		return false;
+	r->seg++;
+	r->file_pos = r->segs[r->seg].start;
+	r->buf_off = r->file_pos;
+	r->len = r->pos = 0;
+	return true;
+}
+
 /* Read into buf until it holds want bytes past pos or input ends. */
 static void fill(struct fxt_reader *r, size_t want)
 {
@@ -1112,28 +1192,16 @@ static void fill(struct fxt_reader *r, size_t want)
 		r->pos = 0;
 	}
 	while (!r->eof && r->len < want) {
-		size_t room = r->cap - r->len;
-		ssize_t n;
+		ssize_t n = input(r, r->buf + r->len, r->cap - r->len);
 
-		if (r->mem) {
-			n = (ssize_t)(r->mem_len - r->mem_pos < room ?
-				      r->mem_len - r->mem_pos : room);
-			memcpy(r->buf + r->len, r->mem + r->mem_pos, (size_t)n);
-			r->mem_pos += (size_t)n;
-		} else {
-			n = read(r->fd, r->buf + r->len, room);
-			if (n < 0 && errno == EINTR)
+		if (n < 0)
+			return;
+		if (n == 0) {
+			if (next_segment(r))
 				continue;
-			if (n < 0) {
-				report(r, r->buf_off + r->len, FXT_D_IO_ERROR, "%s",
-				       strerror(errno));
-				stop(r, -1);
-				r->eof = true;
-				return;
-			}
-		}
-		if (n == 0)
 			r->eof = true;
+			break;
+		}
 		r->len += (size_t)n;
 	}
 }
@@ -1147,23 +1215,10 @@ static uint64_t skip_input(struct fxt_reader *r, uint64_t bytes)
 	r->len = r->pos = 0;
 	while (skipped < bytes && !r->eof) {
 		size_t want = bytes - skipped < r->cap ? (size_t)(bytes - skipped) : r->cap;
-		ssize_t n;
+		ssize_t n = input(r, NULL, want);
 
-		if (r->mem) {
-			n = (ssize_t)(r->mem_len - r->mem_pos < want ?
-				      r->mem_len - r->mem_pos : want);
-			r->mem_pos += (size_t)n;
-		} else {
-			n = read(r->fd, r->buf, want);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0) {
-				report(r, r->buf_off, FXT_D_IO_ERROR, "%s", strerror(errno));
-				stop(r, -1);
-				r->eof = true;
-				break;
-			}
-		}
+		if (n < 0)
+			break;
 		if (n == 0)
 			r->eof = true;
 		skipped += (uint64_t)n;
@@ -1214,6 +1269,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 	rec->nargs = 0;
 	rec->subtype = 0;
 	rec->ts = 0;
+	rec->ts_ns = 0;
 
 	if (!r->started) {
 		r->started = true;
@@ -1262,6 +1318,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 	r->pos += (size_t)bytes;
 	r->nrecords++;
 	decode(r, rec);
+	rec->ts_ns = rec->ts ? ticks_to_ns(r, rec->ts) : 0;
 	return 1;
 }
 
@@ -1278,6 +1335,7 @@ static struct fxt_reader *reader_new(void)
 	r->cap = FXT_READER_BUFSIZE;
 	r->mem_limit = FXT_READER_MEM_LIMIT;
 	r->track_kobjs = true;
+	r->kt = &r->own_kt;
 	r->spare = calloc(1, sizeof(*r->spare));
 	if (!r->spare) {
 		free(r);
@@ -1302,6 +1360,33 @@ struct fxt_reader *fxt_reader_open_fd(int fd)
 		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
 	return r;
+}
+
+struct fxt_reader *fxt_reader_open_segments(int fd, const struct fxt_segment *segs,
+					    size_t nsegs, bool at_start)
+{
+	struct fxt_reader *r;
+	size_t i;
+
+	if (!nsegs)
+		return NULL;
+	r = reader_new();
+	if (!r)
+		return NULL;
+	r->fd = fd;
+	r->segs = segs;
+	r->nsegs = nsegs;
+	r->file_pos = r->buf_off = segs[0].start;
+	for (i = 0; i < nsegs; i++)	/* sizes the buffer: no more than it reads */
+		r->size += segs[i].end - segs[i].start;
+	r->cap = FXT_MERGE_BUFSIZE;
+	r->started = !at_start;		/* only offset 0 holds the magic number */
+	return r;
+}
+
+void fxt_reader_share_kobjs(struct fxt_reader *r, struct fxt_reader *owner)
+{
+	r->kt = owner->kt;
 }
 
 struct fxt_reader *fxt_reader_open(const char *path)
@@ -1355,7 +1440,7 @@ void fxt_reader_close(struct fxt_reader *r)
 	}
 	provider_clear(r, r->spare);
 	free(r->spare);
-	free(r->kobjs);
+	free(r->own_kt.slots);
 	free(r->buf);
 	if (r->own_fd)
 		close(r->fd);
@@ -1458,12 +1543,5 @@ uint64_t fxt_reader_ticks_per_second(const struct fxt_reader *r)
 
 uint64_t fxt_reader_ticks_to_ns(const struct fxt_reader *r, uint64_t ticks)
 {
-	uint64_t tps = r->cur->ticks_per_second;
-
-	if (tps == NS_PER_SEC)
-		return ticks;
-	__extension__ typedef unsigned __int128 u128;
-	u128 ns = (u128)ticks * NS_PER_SEC / tps;
-
-	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+	return ticks_to_ns(r, ticks);
 }

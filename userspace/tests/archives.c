@@ -228,6 +228,40 @@ static void build_ticks(struct fxt_writer *w)
 			 fxt_thread_inline(0, 0), 0);
 }
 
+/*
+ * Two CPUs whose chunks overlap in time, as fxt-collect saves them: CPU 0's
+ * chunk comes first in the file, but thread 7 ran on CPU 1 before it moved
+ * to CPU 0, and its wakeup (on CPU 1, at 4000) precedes its switch in on
+ * CPU 0 (at 5000) although it comes later in the file. Read in time order,
+ * the delay is 1000 ns.
+ */
+static void build_cross_cpu(struct fxt_writer *w)
+{
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_init(w, NS);
+	fxt_write_provider_info(w, 1, "cpu1");
+	fxt_write_init(w, NS);
+	fxt_write_provider_section(w, 0);
+	fxt_write_process(w, 7, "app");
+	fxt_write_thread_kobj(w, 7, "app", 7);
+	fxt_write_thread_kobj(w, 8, "app-helper", 7);
+	fxt_write_switch(w, 0, 1000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(7, 8), 20);
+	fxt_write_switch(w, 0, 5000, FXT_THREAD_BLOCKED, fxt_thread_inline(7, 8), 20,
+			 fxt_thread_inline(7, 7), 20);
+	fxt_write_switch(w, 0, 6000, FXT_THREAD_BLOCKED, fxt_thread_inline(7, 7), 20,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_provider_section(w, 1);
+	fxt_write_switch(w, 1, 1000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(7, 7), 20);
+	fxt_write_switch(w, 1, 2000, FXT_THREAD_BLOCKED, fxt_thread_inline(7, 7), 20,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_wakeup(w, 1, 4000, 7, 20, 8);
+	fxt_write_switch(w, 1, 7000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(0, 0), 0);
+}
+
 /* ------------------------------------------------------------------ */
 /* Check archives: one kind of defect each.                             */
 
@@ -523,6 +557,8 @@ const struct tcase tcases[] = {
 	GOLDEN("all-types", build_all_types,
 	       "every record, event and argument type"),
 	GOLDEN("ticks", build_ticks, "1 tick = 1 microsecond"),
+	GOLDEN("cross-cpu", build_cross_cpu,
+	       "chunks of two CPUs overlapping in time: a wakeup later in the file"),
 
 	CHECK("no-magic", build_no_magic, "no magic number record", FXT_D_NO_MAGIC),
 	CHECK("big-endian", build_big_endian, "byte-swapped magic", FXT_D_BIG_ENDIAN),

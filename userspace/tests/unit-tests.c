@@ -648,6 +648,88 @@ static void test_providers(void)
 	free(b.data);
 }
 
+/* Write a test archive to a file; its path goes to path (PATH_MAX). */
+static int archive_file(const char *name, char *path)
+{
+	int fd;
+
+	strcpy(path, "/tmp/fxt-unit-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	if (tcase_write(tcase_find(name), fd)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * The merge hands out every record once, each provider's in its own order,
+ * timestamped ones never going back, whatever the file order.
+ */
+static void test_merge(void)
+{
+	static const char *const names[] = { "cross-cpu", "basic", "all-types", "provider-unknown" };
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		struct fxt_record *rec = malloc(sizeof(*rec));
+		struct fxt_reader *r, *from;
+		const struct fxt_record *mrec;
+		uint64_t offsets[512], n = 0, k, last_ts = 0, seen = 0;
+		char path[64];
+		struct fxt_merge *m;
+		struct diags d1, d2;
+		int fd = archive_file(names[i], path), rc;
+
+		EXPECT(fd >= 0);
+		/* File order, for reference. */
+		r = fxt_reader_open(path);
+		memset(&d1, 0, sizeof(d1));
+		fxt_reader_set_diag(r, collect, &d1);
+		while (n < 512 && (rc = fxt_reader_next(r, rec)) > 0)
+			offsets[n++] = rec->offset;
+		fxt_reader_close(r);
+
+		m = fxt_merge_open(path);
+		EXPECT(m && fxt_merge_ordered(m));
+		memset(&d2, 0, sizeof(d2));
+		fxt_merge_set_diag(m, collect, &d2);
+		while ((mrec = fxt_merge_next(m, &from))) {
+			bool ts = !(mrec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN)) &&
+				  (mrec->type == FXT_REC_SCHED || mrec->type == FXT_REC_EVENT);
+
+			for (k = 0; k < n && offsets[k] != mrec->offset; k++)
+				;
+			EXPECT(k < n);		/* a record of the file... */
+			if (k < n)
+				offsets[k] = UINT64_MAX;	/* ...handed out once */
+			if (ts) {
+				uint64_t t = fxt_reader_ticks_to_ns(from, mrec->ts);
+
+				EXPECT(t >= last_ts);
+				last_ts = t;
+			}
+			seen++;
+		}
+		EXPECT_EQ_U(seen, n);
+		EXPECT_EQ_U(fxt_merge_records(m), n);
+		EXPECT(fxt_merge_status(m) == 0);
+		/* The same defects, whichever the order. */
+		EXPECT(!memcmp(d1.count, d2.count, sizeof(d1.count)));
+		if (!strcmp(names[i], "cross-cpu")) {
+			const struct fxt_kobj_info *k8 = fxt_merge_kobj(m, 8);
+
+			EXPECT(k8 && !strcmp(k8->name, "app-helper"));
+		}
+		fxt_merge_close(m);
+		close(fd);
+		unlink(path);
+		free(rec);
+	}
+}
+
 /* Skipped arguments: no values, no value checks, sizes still checked. */
 static void test_skip_args(void)
 {
@@ -793,6 +875,7 @@ int main(void)
 	run("reader: truncation at every offset", test_truncation);
 	run("reader: per-provider state", test_providers);
 	run("reader: skipped arguments", test_skip_args);
+	run("merge: time order across providers", test_merge);
 	run("reader: every diagnostic is tested", test_all_diags_covered);
 	run("outbuf: formatting", test_outbuf);
 	run("hist: percentiles", test_hist);

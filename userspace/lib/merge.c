@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: MIT
+/*
+ * merge.c - read an archive in time order across providers.
+ *
+ * fxt-collect writes each CPU's data as its own provider, in chunks, in the
+ * order the chunks were saved (Documentation/records.rst): a CPU's chunk
+ * may cover seconds during which other CPUs' chunks were saved too. Within
+ * a provider timestamps never go back, but across providers the file is
+ * not in time order, and anything that follows a thread from CPU to CPU (a
+ * wakeup on one, the switch in on another) must see records in time order.
+ *
+ * So, for a seekable file:
+ *
+ *   1. a first pass hops from record header to record header and cuts the
+ *      file into segments at every provider info and provider section
+ *      record, collecting each provider's segments (the records before the
+ *      first provider record go with the first provider);
+ *   2. one cursor per provider, a reader of its segments only (pread, a
+ *      512 KiB buffer, its own string and thread tables, the kernel object
+ *      table shared), keeps its next record decoded;
+ *   3. a binary heap hands out the cursor whose next record is earliest.
+ *      Records without a timestamp (strings, threads, names, metadata) take
+ *      the time of their cursor's previous record, so they come out in
+ *      place, before the records that use them.
+ *
+ * Memory: the segment lists (16 bytes per chunk) and the cursors; not the
+ * records. A pipe cannot be read twice: from one, records come in file
+ * order (fxt_merge_ordered() says so).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "libfxt.h"
+#include "u64map.h"
+
+#define SCAN_BUFSIZE	(1u << 20)
+#define MAX_CURSORS	1024	/* more providers than this: file order */
+
+struct cursor {
+	uint32_t provider;
+	struct fxt_segment *segs;
+	size_t nsegs, cap;
+	struct fxt_reader *r;
+	struct fxt_record *rec;
+	uint64_t key;		/* ns of the next record, or of the previous one */
+	bool done;		/* no record left */
+};
+
+struct fxt_merge {
+	int fd;
+	uint64_t size;
+	struct cursor *c;
+	size_t n;
+	unsigned int *heap;	/* cursor indices with a record, ordered by (key, index) */
+	size_t nheap;
+	uint64_t *keys;		/* few cursors: next key of each, UINT64_MAX when done */
+	unsigned int top;	/* few cursors: the one handed out last */
+	bool started, started_heap;
+	struct fxt_reader *single;	/* not seekable, or too many providers */
+	struct fxt_record *single_rec;
+	int status;
+	uint64_t records, bytes;
+};
+
+/* ------------------------------------------------------------------ */
+/* Pass 1: segments.                                                    */
+
+static int add_segment(struct cursor *c, uint64_t start, uint64_t end)
+{
+	if (start == end)
+		return 0;
+	if (c->nsegs && c->segs[c->nsegs - 1].end == start) {
+		c->segs[c->nsegs - 1].end = end;
+		return 0;
+	}
+	if (c->nsegs == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16;
+		struct fxt_segment *s = realloc(c->segs, cap * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		c->segs = s;
+		c->cap = cap;
+	}
+	c->segs[c->nsegs].start = start;
+	c->segs[c->nsegs].end = end;
+	c->nsegs++;
+	return 0;
+}
+
+/* The cursor of provider id, created when new; NULL when there are too many. */
+static struct cursor *cursor_of(struct fxt_merge *m, struct u64map *ids, uint32_t id)
+{
+	int64_t i = u64map_get(ids, id);
+	struct cursor *c;
+
+	if (i >= 0)
+		return &m->c[i];
+	if (m->n == MAX_CURSORS)
+		return NULL;
+	if (!(m->n & (m->n - 1))) {	/* grow at powers of two */
+		struct cursor *nc = realloc(m->c, (m->n ? m->n * 2 : 4) * sizeof(*nc));
+
+		if (!nc)
+			return NULL;
+		m->c = nc;
+	}
+	if (u64map_put(ids, id, (uint32_t)m->n))
+		return NULL;
+	c = &m->c[m->n++];
+	memset(c, 0, sizeof(*c));
+	c->provider = id;
+	return c;
+}
+
+/*
+ * Hop over the records, cutting at provider info and section metadata.
+ * Returns 0, or -1 when the providers are too many (read in file order).
+ */
+static int scan(struct fxt_merge *m)
+{
+	size_t bufsize = m->size < SCAN_BUFSIZE ? (size_t)m->size + 8 : SCAN_BUFSIZE;
+	unsigned char *buf = malloc(bufsize);
+	struct fxt_segment pre = { 0, 0 };	/* records before any provider */
+	struct u64map ids = { NULL, NULL, 0, 0 };
+	long cur = -1;		/* index: m->c moves as it grows */
+	uint64_t off = 0, seg_start = 0, bstart = 0, bend = 0;
+	int rc = 0;
+
+	if (!buf || m->size < 8) {	/* not even a record: file order says it all */
+		free(buf);
+		return -1;
+	}
+	while (off + 8 <= m->size) {
+		uint64_t h, words;
+
+		if (off < bstart || off + 8 > bend) {
+			ssize_t n = pread(m->fd, buf, bufsize, (off_t)off);
+
+			if (n < 8)
+				break;	/* the cursors will meet the error */
+			bstart = off;
+			bend = off + (uint64_t)n;
+		}
+		memcpy(&h, buf + (off - bstart), 8);
+		words = fxt_record_type(h) == FXT_REC_LARGE ? fxt_large_record_words(h) :
+			fxt_record_words(h);
+		if (!words)
+			break;		/* size 0: whoever reads it reports it */
+		if (fxt_record_type(h) == FXT_REC_METADATA &&
+		    (FXT_G(h, 16, 19) == FXT_META_PROVIDER_INFO ||
+		     FXT_G(h, 16, 19) == FXT_META_PROVIDER_SECTION)) {
+			struct cursor *next = cursor_of(m, &ids, (uint32_t)FXT_G(h, 20, 51));
+
+			if (!next) {
+				rc = -1;
+				goto out;
+			}
+			if (cur >= 0) {
+				if (add_segment(&m->c[cur], seg_start, off)) {
+					rc = -1;
+					goto out;
+				}
+			} else {
+				pre.end = off;
+			}
+			cur = next - m->c;
+			seg_start = off;
+		}
+		off += words * 8;
+	}
+	/* The last segment runs to the end of the file (a truncated record too). */
+	if (cur < 0) {
+		if (!cursor_of(m, &ids, 0)) {
+			rc = -1;
+			goto out;
+		}
+		pre.end = m->size;
+	} else if (add_segment(&m->c[cur], seg_start, m->size)) {
+		rc = -1;
+		goto out;
+	}
+	/* The records before the first provider go first, to the first provider. */
+	if (pre.end) {
+		struct cursor *first = &m->c[0];
+		struct fxt_segment *s = realloc(first->segs, (first->nsegs + 1) * sizeof(*s));
+
+		if (!s) {
+			rc = -1;
+			goto out;
+		}
+		memmove(s + 1, s, first->nsegs * sizeof(*s));
+		s[0] = pre;
+		first->segs = s;
+		first->nsegs++;
+		first->cap = first->nsegs;
+		if (first->nsegs > 1 && s[0].end == s[1].start) {
+			s[0].end = s[1].end;
+			memmove(s + 1, s + 2, (first->nsegs - 2) * sizeof(*s));
+			first->nsegs--;
+		}
+	}
+out:
+	u64map_free(&ids);
+	free(buf);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Pass 2: cursors and the heap.                                        */
+
+static bool timestamped(const struct fxt_record *rec)
+{
+	if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
+		return false;
+	switch (rec->type) {
+	case FXT_REC_EVENT:
+	case FXT_REC_SCHED:
+	case FXT_REC_LOG:
+		return true;
+	case FXT_REC_LARGE:
+		return rec->u.lblob.format == FXT_LARGE_BLOB_WITH_METADATA;
+	default:
+		return false;
+	}
+}
+
+static inline bool before(const struct fxt_merge *m, unsigned int a, unsigned int b)
+{
+	return m->c[a].key < m->c[b].key || (m->c[a].key == m->c[b].key && a < b);
+}
+
+static void sift_down(struct fxt_merge *m, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, min = i;
+		unsigned int t;
+
+		if (l < m->nheap && before(m, m->heap[l], m->heap[min]))
+			min = l;
+		if (r < m->nheap && before(m, m->heap[r], m->heap[min]))
+			min = r;
+		if (min == i)
+			return;
+		t = m->heap[i];
+		m->heap[i] = m->heap[min];
+		m->heap[min] = t;
+		i = min;
+	}
+}
+
+/* Read cursor i's next record; false when it has none left. */
+static bool advance(struct fxt_merge *m, unsigned int i)
+{
+	struct cursor *c = &m->c[i];
+	int n = fxt_reader_next(c->r, c->rec);
+
+	if (n <= 0) {
+		if (n < 0)
+			m->status = -1;
+		c->done = true;
+		return false;
+	}
+	if (timestamped(c->rec))
+		c->key = c->rec->ts_ns;
+	return true;
+}
+
+/*
+ * With few cursors the next one is found by a scan of a small array of
+ * keys (branch-free minimum); with many, through a binary heap.
+ */
+#define SCAN_CURSORS	8
+
+static int start(struct fxt_merge *m)
+{
+	size_t i;
+
+	m->started = true;
+	if (m->n <= SCAN_CURSORS) {
+		m->keys = calloc(m->n, sizeof(*m->keys));
+		if (!m->keys)
+			return -1;
+		for (i = 0; i < m->n; i++)
+			m->keys[i] = advance(m, (unsigned int)i) ? m->c[i].key : UINT64_MAX;
+		m->top = UINT32_MAX;
+		return 0;
+	}
+	m->heap = malloc(m->n * sizeof(*m->heap));
+	if (!m->heap)
+		return -1;
+	for (i = 0; i < m->n; i++)
+		if (advance(m, (unsigned int)i))
+			m->heap[m->nheap++] = (unsigned int)i;
+	for (i = m->nheap / 2 + 1; i-- > 0;)
+		sift_down(m, i);
+	return 0;
+}
+
+/* Few cursors: the earliest (lowest index on a tie), or -1 when all are done. */
+static int scan_next(struct fxt_merge *m)
+{
+	unsigned int i, best = 0;
+	uint64_t k;
+
+	if (m->top != UINT32_MAX)
+		m->keys[m->top] = advance(m, m->top) ? m->c[m->top].key : UINT64_MAX;
+	k = m->keys[0];
+	for (i = 1; i < m->n; i++) {
+		bool lt = m->keys[i] < k;
+
+		best = lt ? i : best;
+		k = lt ? m->keys[i] : k;
+	}
+	/* UINT64_MAX marks the cursors done, but a record may have it too. */
+	if (k == UINT64_MAX) {
+		for (i = 0; i < m->n && m->c[i].done; i++)
+			;
+		if (i == m->n)
+			return -1;
+		best = i;
+	}
+	m->top = best;
+	return (int)best;
+}
+
+const struct fxt_record *fxt_merge_next(struct fxt_merge *m, struct fxt_reader **from)
+{
+	const struct fxt_record *rec;
+	unsigned int top;
+
+	if (m->single) {
+		int n = fxt_reader_next(m->single, m->single_rec);
+
+		if (n <= 0) {
+			if (n < 0)
+				m->status = -1;
+			return NULL;
+		}
+		*from = m->single;
+		rec = m->single_rec;
+		goto out;
+	}
+	if (!m->started && start(m)) {
+		m->status = -1;
+		return NULL;
+	}
+	if (m->keys) {
+		int i = scan_next(m);
+
+		if (i < 0)
+			return NULL;
+		top = (unsigned int)i;
+	} else {
+		if (m->nheap && m->started_heap) {
+			/* The cursor handed out last is at the top: move it on. */
+			if (advance(m, m->heap[0])) {
+				sift_down(m, 0);
+			} else {
+				m->heap[0] = m->heap[--m->nheap];
+				sift_down(m, 0);
+			}
+		}
+		m->started_heap = true;
+		if (!m->nheap)
+			return NULL;
+		top = m->heap[0];
+	}
+	*from = m->c[top].r;
+	rec = m->c[top].rec;
+out:
+	m->records++;
+	m->bytes += rec->nwords * 8;
+	return rec;
+}
+
+size_t fxt_merge_cursors(const struct fxt_merge *m)
+{
+	return m->single ? 1 : m->n;
+}
+
+const struct fxt_record *fxt_merge_cursor_next(struct fxt_merge *m, size_t i,
+					       struct fxt_reader **from)
+{
+	struct fxt_reader *r = m->single ? m->single : m->c[i].r;
+	struct fxt_record *rec = m->single ? m->single_rec : m->c[i].rec;
+	int n = fxt_reader_next(r, rec);
+
+	if (n <= 0) {
+		if (n < 0)
+			m->status = -1;
+		return NULL;
+	}
+	*from = r;
+	m->records++;
+	m->bytes += rec->nwords * 8;
+	return rec;
+}
+
+/* ------------------------------------------------------------------ */
+/* Setup.                                                               */
+
+/* A big-endian archive: leave it to one reader, which reports it and stops. */
+static bool byte_swapped(int fd)
+{
+	uint64_t h;
+
+	return pread(fd, &h, 8, 0) == 8 && h == __builtin_bswap64(FXT_MAGIC_RECORD);
+}
+
+static void free_cursors(struct fxt_merge *m)
+{
+	size_t i;
+
+	/* cursor 0 owns the shared kernel object table: close it last */
+	for (i = m->n; i-- > 0;) {
+		fxt_reader_close(m->c[i].r);
+		free(m->c[i].rec);
+		free(m->c[i].segs);
+	}
+	free(m->c);
+	m->c = NULL;
+	m->n = 0;
+}
+
+struct fxt_merge *fxt_merge_open(const char *path)
+{
+	struct fxt_merge *m = calloc(1, sizeof(*m));
+	struct stat st;
+	size_t i;
+
+	if (!m)
+		return NULL;
+	m->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
+	if (m->fd < 0) {
+		free(m);
+		return NULL;
+	}
+	if (fstat(m->fd, &st) == 0 && S_ISREG(st.st_mode) && !byte_swapped(m->fd)) {
+		m->size = (uint64_t)st.st_size;
+		(void)posix_fadvise(m->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		if (scan(m) == 0) {
+			for (i = 0; i < m->n; i++) {
+				struct cursor *c = &m->c[i];
+
+				if (!c->nsegs)
+					goto fail;	/* cannot happen: every cursor has a segment */
+				c->r = fxt_reader_open_segments(m->fd, c->segs, c->nsegs,
+								c->segs[0].start == 0);
+				c->rec = malloc(sizeof(*c->rec));
+				if (!c->r || !c->rec)
+					goto fail;
+				if (i)
+					fxt_reader_share_kobjs(c->r, m->c[0].r);
+			}
+			return m;
+		}
+		free_cursors(m);
+		if (lseek(m->fd, 0, SEEK_SET))
+			goto fail;
+	}
+	/* In file order: a pipe, or too many providers. */
+	m->single = fxt_reader_open_fd(m->fd);
+	m->single_rec = malloc(sizeof(*m->single_rec));
+	if (!m->single || !m->single_rec)
+		goto fail;
+	return m;
+fail:
+	fxt_merge_close(m);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void fxt_merge_close(struct fxt_merge *m)
+{
+	if (!m)
+		return;
+	free_cursors(m);
+	fxt_reader_close(m->single);
+	free(m->single_rec);
+	free(m->heap);
+	free(m->keys);
+	if (m->fd >= 0)
+		close(m->fd);
+	free(m);
+}
+
+void fxt_merge_set_diag(struct fxt_merge *m, fxt_diag_fn fn, void *ctx)
+{
+	size_t i;
+
+	if (m->single)
+		fxt_reader_set_diag(m->single, fn, ctx);
+	for (i = 0; i < m->n; i++)
+		fxt_reader_set_diag(m->c[i].r, fn, ctx);
+}
+
+void fxt_merge_skip_args(struct fxt_merge *m, unsigned int what)
+{
+	size_t i;
+
+	if (m->single)
+		fxt_reader_skip_args(m->single, what);
+	for (i = 0; i < m->n; i++)
+		fxt_reader_skip_args(m->c[i].r, what);
+}
+
+bool fxt_merge_ordered(const struct fxt_merge *m)
+{
+	return !m->single;
+}
+
+int fxt_merge_status(const struct fxt_merge *m)
+{
+	return m->status;
+}
+
+uint64_t fxt_merge_records(const struct fxt_merge *m)
+{
+	return m->records;
+}
+
+uint64_t fxt_merge_bytes(const struct fxt_merge *m)
+{
+	return m->bytes;
+}
+
+uint64_t fxt_merge_size(const struct fxt_merge *m)
+{
+	return m->single ? fxt_reader_size(m->single) : m->size;
+}
+
+uint64_t fxt_merge_diag_count(const struct fxt_merge *m)
+{
+	uint64_t n = m->single ? fxt_reader_diag_count(m->single) : 0;
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		n += fxt_reader_diag_count(m->c[i].r);
+	return n;
+}
+
+const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, uint64_t koid)
+{
+	if (m->single)
+		return fxt_reader_kobj(m->single, koid);
+	return m->n ? fxt_reader_kobj(m->c[0].r, koid) : NULL;
+}
