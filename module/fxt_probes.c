@@ -77,16 +77,23 @@ static void fxt_irq_begin(u16 cat, u16 name, u16 arg_name,
 	}
 }
 
+/* Pop a nesting level; true when its begin was written, so its end must be. */
+static bool fxt_irq_end_due(struct fxt_cpu *c)
+{
+	unsigned int level;
+
+	if (!c->irq_depth)
+		return false;	/* it began before tracing did */
+	level = --c->irq_depth;
+	return level < FXT_IRQ_MAX_DEPTH && c->irq_open & BIT_ULL(level);
+}
+
 static void fxt_irq_end(u16 cat, u16 name, u16 arg_name,
 			unsigned int arg_type, u32 arg_value)
 {
 	struct fxt_cpu *c = fxt_this_cpu();
-	unsigned int level;
 
-	if (!c->irq_depth)
-		return;		/* it began before tracing did */
-	level = --c->irq_depth;
-	if (level < FXT_IRQ_MAX_DEPTH && c->irq_open & BIT_ULL(level))
+	if (fxt_irq_end_due(c))
 		fxt_write_irq_event(c, FXT_EVENT_DURATION_END, cat, name,
 				    arg_name, arg_type, arg_value);
 }
@@ -101,9 +108,13 @@ static void fxt_probe_irq_entry(void *data, int irq, struct irqaction *action)
 static void fxt_probe_irq_exit(void *data, int irq, struct irqaction *action,
 			       int ret)
 {
-	fxt_irq_end(FXT_S_IRQ, fxt_irq_name_ref(fxt_this_cpu(), irq,
-						action->name),
-		    FXT_S_HANDLED, FXT_ARG_BOOL, ret != IRQ_NONE);
+	struct fxt_cpu *c = fxt_this_cpu();
+
+	/* Look the name up only for an end that will be written. */
+	if (fxt_irq_end_due(c))
+		fxt_write_irq_event(c, FXT_EVENT_DURATION_END, FXT_S_IRQ,
+				    fxt_irq_name_ref(c, irq, action->name),
+				    FXT_S_HANDLED, FXT_ARG_BOOL, ret != IRQ_NONE);
 }
 
 static u16 fxt_softirq_name(unsigned int vec)
