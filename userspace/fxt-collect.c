@@ -45,6 +45,7 @@ struct cpu_state {
 	const uint8_t *base;
 	uint64_t durable_saved;		/* durable bytes already in the archive */
 	uint64_t dropped_reported;	/* drop count last written as a counter */
+	uint64_t dropped_at_ack;	/* drop count at the last BUFFER_SAVED */
 	uint64_t last_ts;		/* latest timestamp saved for this CPU */
 };
 
@@ -324,10 +325,13 @@ static bool wait_committed(const volatile __u64 *committed, uint64_t end)
 
 /*
  * Durable data not yet in the archive. A writer may be inside a durable
- * record right now, so take the end only at a moment when everything
- * reserved is committed (reserved, committed, reserved all equal).
+ * record right now, so take the end at a moment when everything reserved
+ * is committed (reserved, committed, reserved all equal). @min_end is what
+ * a SAVE_BUFFER request says must be saved first (0 if nothing): records
+ * reserved before the request was posted are complete by now, since a
+ * writer never sleeps, so if no quiet moment comes, save up to @min_end.
  */
-static void save_durable(struct collector *c, uint32_t cpu)
+static void save_durable(struct collector *c, uint32_t cpu, uint64_t min_end)
 {
 	struct cpu_state *s = &c->cpus[cpu];
 	const volatile struct fxt_buffer_header *h = s->hdr;
@@ -341,9 +345,10 @@ static void save_durable(struct collector *c, uint32_t cpu)
 		if (r1 == cm && cm == r2)
 			break;
 		if (now_ns(CLOCK_MONOTONIC) > deadline) {
-			warnx_("cpu %u: durable buffer never quiet; saving what is committed later",
-			       cpu);
-			return;
+			warnx_("cpu %u: durable buffer never quiet; saving the %" PRIu64
+			       " bytes the request names, the rest later", cpu, min_end);
+			r1 = min_end;
+			break;
 		}
 		sched_yield();
 	}
@@ -375,16 +380,22 @@ static void save_rolling(struct collector *c, uint32_t cpu, unsigned int b,
 	write_chunk(c, cpu, s->base + h->rolling_offset[b], 0, end, "rolling");
 }
 
+/* The CPU's records dropped so far, rolling and durable. */
+static uint64_t dropped_now(const struct cpu_state *s)
+{
+	return __atomic_load_n(&s->hdr->records_dropped, __ATOMIC_ACQUIRE) +
+	       __atomic_load_n(&s->hdr->durable_dropped, __ATOMIC_ACQUIRE);
+}
+
 /*
- * Loss shows where it happened: buffer-full metadata plus a counter. The
- * counter is stamped with the last time saved for the CPU, not with "now":
- * the next chunk holds records from before now, and a CPU's records must
- * stay in time order.
+ * Loss shows where it happened: buffer-full metadata plus a counter of
+ * @dropped records, stamped with the last time saved for the CPU (not
+ * "now": the next chunk holds records from before now, and a CPU's records
+ * must stay in time order).
  */
-static void report_drops(struct collector *c, uint32_t cpu)
+static void report_drops(struct collector *c, uint32_t cpu, uint64_t dropped)
 {
 	struct cpu_state *s = &c->cpus[cpu];
-	uint64_t dropped = s->hdr->records_dropped + s->hdr->durable_dropped;
 
 	if (dropped == s->dropped_reported)
 		return;
@@ -398,25 +409,36 @@ static void report_drops(struct collector *c, uint32_t cpu)
 	s->dropped_reported = dropped;
 }
 
-/* SAVE_BUFFER: durable delta first, then the full rolling buffer. */
+/*
+ * SAVE_BUFFER: durable delta first, then the full rolling buffer.
+ *
+ * Streaming drops a CPU's records only while both rolling buffers are
+ * waiting: the one being saved here and the other, already full. So what
+ * was dropped up to this save's acknowledgement was dropped after the other
+ * buffer's last record, and is reported after that buffer, at the next save
+ * (or at the end), where it happened.
+ */
 static void handle_save(struct collector *c, const struct fxt_packet *p)
 {
 	struct fxt_packet ack = *p;
 	const volatile struct fxt_buffer_header *h;
 	unsigned int b = p->data32 & 1;
+	struct cpu_state *s;
 
 	if (p->cpu >= c->layout.nr_cpus || !c->cpus[p->cpu].present)
 		die("SAVE_BUFFER for unknown cpu %u", p->cpu);
-	h = c->cpus[p->cpu].hdr;
-	save_durable(c, p->cpu);
+	s = &c->cpus[p->cpu];
+	h = s->hdr;
+	save_durable(c, p->cpu, p->data64);
 	save_rolling(c, p->cpu, b,
 		     __atomic_load_n(&h->rolling_data_end[b], __ATOMIC_ACQUIRE));
-	report_drops(c, p->cpu);
+	report_drops(c, p->cpu, s->dropped_at_ack);
 	/* Saved means on disk: the kernel may overwrite it after the ack. */
 	check_write(c, fxt_writer_flush(&c->w));
 	ack.request = FXT_PKT_BUFFER_SAVED;
 	if (write(c->fd, &ack, sizeof(ack)) != sizeof(ack))
 		die("acknowledging a saved buffer: %s", strerror(errno));
+	s->dropped_at_ack = dropped_now(s);
 	c->saves++;
 }
 
@@ -471,13 +493,13 @@ static void save_final(struct collector *c)
 		wrapped = cur >> FXT_ROLLING_OFFSET_BITS;
 		off = cur & FXT_ROLLING_OFFSET_MASK;
 		b = wrapped & 1;
-		save_durable(c, cpu);
+		save_durable(c, cpu, 0);
 		if (c->mode == FXT_MODE_CIRCULAR && wrapped)
 			save_rolling(c, cpu, b ^ 1, h->rolling_data_end[b ^ 1]);
 		if (off > h->rolling_size)
 			off = h->rolling_size;
 		save_rolling(c, cpu, b, off);
-		report_drops(c, cpu);
+		report_drops(c, cpu, dropped_now(s));
 	}
 }
 
