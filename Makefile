@@ -12,6 +12,7 @@ export KVER KDIR
 
 .PHONY: all module userspace selftests check unit-test vmtest demo bench \
 	fuzz checkpatch sparse install module-install dkms-install dkms-test \
+	package-test \
 	clean deps
 
 all: module userspace
@@ -32,8 +33,10 @@ selftests: userspace
 unit-test:
 	$(MAKE) -C userspace test
 
+# The whole suite on 2 vCPUs, then CPU hotplug again on 4 (CPUs 1-3 toggle).
 vmtest: module selftests
-	scripts/vm-run --kver $(KVER) --timeout 900 -- selftests/run-all
+	scripts/vm-run --kver $(KVER) --timeout 1200 -- selftests/run-all
+	scripts/vm-run --kver $(KVER) --smp 4 --timeout 600 -- selftests/run-all fxt_hotplug
 
 # The kernels `make check` runs the VM selftests on (scripts/kver-resolve).
 KVERS ?= default 6.12-rt
@@ -41,6 +44,7 @@ KVERS ?= default 6.12-rt
 check: deps
 	$(MAKE) all
 	$(MAKE) unit-test
+	$(MAKE) package-test
 	scripts/vm-matrix $(KVERS)
 
 demo: deps
@@ -82,11 +86,22 @@ module-install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 
 # Copy the module sources to /usr/src/fxt-VERSION and let dkms build and
-# install fxt.ko for every installed kernel that has headers.
+# install fxt.ko for every installed kernel that has headers (dkms install
+# takes no --all). DKMS_KERNELS picks kernels; DKMS_FLAGS adds dkms options
+# (make package-test points the trees at a staging dir with them).
+DKMS_KERNELS ?= $(notdir $(patsubst %/build,%,$(wildcard /lib/modules/*/build)))
+DKMS_FLAGS ?=
 dkms-install:
 	install -d $(DESTDIR)/usr/src/fxt-$(VERSION)
 	cp --parents $(DKMS_SOURCES) $(DESTDIR)/usr/src/fxt-$(VERSION)/
-	dkms install -m fxt -v $(VERSION) --all
+	@test -n "$(DKMS_KERNELS)" || { echo "dkms-install: no kernel headers under /lib/modules" >&2; exit 1; }
+	for k in $(DKMS_KERNELS); do \
+		dkms install -m fxt -v $(VERSION) -k $$k $(DKMS_FLAGS) || exit 1; \
+	done
+
+# make install into a staging dir and a dkms build: nothing is installed here.
+package-test: userspace
+	scripts/package-test $(KVER)
 
 # Build (never install) through dkms in private trees, to test dkms.conf.
 dkms-test:

@@ -14,7 +14,7 @@
  *     (no counter at all when both are 0).
  *
  * A small buffer (FXT_STRESS_BUFFER, default 64K) makes the hand-shake
- * busy and lets drops happen. FXT_STRESS_SECONDS lengthens it (default 60).
+ * busy and lets drops happen. FXT_STRESS_SECONDS sets its length (default 180: "several minutes").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -159,7 +159,7 @@ FIXTURE_TEARDOWN(st)
 
 TEST_F_TIMEOUT(st, sustained_all_categories, 1800)
 {
-	unsigned long secs = col_env_ulong("FXT_STRESS_SECONDS", 60);
+	unsigned long secs = col_env_ulong("FXT_STRESS_SECONDS", 180);
 	const char *bufsz = getenv("FXT_STRESS_BUFFER");
 	const char *args[] = { "-m", "streaming", "-c", "all", "-b",
 			       bufsz && *bufsz ? bufsz : "64K", NULL };
