@@ -120,8 +120,10 @@ struct fxt_session {
 	atomic_t map_count;		/* live mappings of the area */
 
 	/* packets to the collector (fxt_packets.c) */
-	spinlock_t pkt_lock;
+	spinlock_t pkt_lock;		/* every change to the FIFO */
+	struct mutex pkt_read_lock;	/* one reader at a time */
 	DECLARE_KFIFO_PTR(pkts, struct fxt_packet);
+	u32 pkt_resets;			/* times the FIFO was emptied */
 	wait_queue_head_t pkt_wait;
 };
 

@@ -6,8 +6,10 @@
  * SAVE_BUFFER (one outstanding per CPU at most) and STOPPED, read as 16-byte
  * struct fxt_packet by read(); poll() reports when one is waiting. Packets
  * are posted from process context (control) and from the CPUs' save
- * irq_work, never from a probe. The FIFO holds one SAVE_BUFFER per CPU plus
- * the control packets, so it cannot overflow while the protocol is obeyed.
+ * irq_work, never from a probe. read() removes a packet only once it is in
+ * the user's buffer, so a fault loses none. The FIFO holds one SAVE_BUFFER
+ * per CPU plus the control packets, so it cannot overflow while the
+ * protocol is obeyed.
  */
 #include <linux/kernel.h>
 #include <linux/uaccess.h>
@@ -17,6 +19,8 @@
 
 /* Control packets that may wait at once: STARTED and STOPPED, twice. */
 #define FXT_CONTROL_PACKETS	8
+/* Packets copied to user space per step of a read(). */
+#define FXT_READ_BATCH		8
 
 int fxt_packets_init(struct fxt_session *s)
 {
@@ -35,6 +39,7 @@ void fxt_packets_reset(struct fxt_session *s)
 
 	spin_lock_irqsave(&s->pkt_lock, flags);
 	kfifo_reset(&s->pkts);
+	s->pkt_resets++;
 	spin_unlock_irqrestore(&s->pkt_lock, flags);
 }
 
@@ -63,6 +68,47 @@ bool fxt_packets_pending(struct fxt_session *s)
 	return !kfifo_is_empty(&s->pkts);
 }
 
+/*
+ * Copy packets from the head of the FIFO to @buf without removing them,
+ * then remove the ones that reached user space. pkt_read_lock keeps other
+ * readers out during the copy; control operations are not kept out (they
+ * hold s->lock, which fxt_mmap() takes under mmap_lock: a fault must not
+ * wait for it). A reset during the copy has removed every packet already.
+ */
+static ssize_t fxt_packets_copy(struct fxt_session *s, char __user *buf,
+				size_t count)
+{
+	struct fxt_packet pkts[FXT_READ_BATCH];
+	size_t done = 0;
+
+	while (count - done >= sizeof(pkts[0])) {
+		unsigned int n = min_t(size_t, (count - done) / sizeof(pkts[0]),
+				       ARRAY_SIZE(pkts));
+		unsigned int i, copied;
+		unsigned long flags, left;
+		u32 resets;
+
+		spin_lock_irqsave(&s->pkt_lock, flags);
+		n = kfifo_out_peek(&s->pkts, pkts, n);
+		resets = s->pkt_resets;
+		spin_unlock_irqrestore(&s->pkt_lock, flags);
+		if (!n)
+			break;
+		left = copy_to_user(buf + done, pkts, n * sizeof(pkts[0]));
+		copied = n - DIV_ROUND_UP(left, sizeof(pkts[0]));
+
+		spin_lock_irqsave(&s->pkt_lock, flags);
+		if (s->pkt_resets == resets)
+			for (i = 0; i < copied; i++)
+				kfifo_skip(&s->pkts);
+		spin_unlock_irqrestore(&s->pkt_lock, flags);
+		done += copied * sizeof(pkts[0]);
+		if (copied < n)
+			return done ? done : -EFAULT;
+	}
+	return done;
+}
+
 /**
  * fxt_packets_read() - copy whole packets to user space
  * @s: the session
@@ -70,38 +116,34 @@ bool fxt_packets_pending(struct fxt_session *s)
  * @count: its size; at least one packet
  * @nonblock: return -EAGAIN instead of waiting
  *
+ * A packet leaves the FIFO only once it is in @buf: after a fault the
+ * packets not copied are read next time.
+ *
  * Return: bytes copied (a multiple of the packet size), -EINVAL for a
  * buffer smaller than a packet, -EAGAIN, -ERESTARTSYS, -EFAULT.
  */
 ssize_t fxt_packets_read(struct fxt_session *s, char __user *buf,
 			 size_t count, bool nonblock)
 {
-	struct fxt_packet pkt;
-	unsigned long flags;
-	size_t done = 0;
-	int ret;
+	ssize_t ret;
 
-	if (count < sizeof(pkt))
+	if (count < sizeof(struct fxt_packet))
 		return -EINVAL;
-	if (!fxt_packets_pending(s)) {
-		if (nonblock)
-			return -EAGAIN;
-		ret = wait_event_interruptible(s->pkt_wait,
-					       fxt_packets_pending(s));
+	for (;;) {
+		if (!fxt_packets_pending(s)) {
+			if (nonblock)
+				return -EAGAIN;
+			ret = wait_event_interruptible(s->pkt_wait,
+						       fxt_packets_pending(s));
+			if (ret)
+				return ret;
+		}
+		if (mutex_lock_interruptible(&s->pkt_read_lock))
+			return -ERESTARTSYS;
+		ret = fxt_packets_copy(s, buf, count);
+		mutex_unlock(&s->pkt_read_lock);
+		/* 0: another reader took them first. */
 		if (ret)
 			return ret;
 	}
-	while (count - done >= sizeof(pkt)) {
-		bool got;
-
-		spin_lock_irqsave(&s->pkt_lock, flags);
-		got = kfifo_get(&s->pkts, &pkt);
-		spin_unlock_irqrestore(&s->pkt_lock, flags);
-		if (!got)
-			break;
-		if (copy_to_user(buf + done, &pkt, sizeof(pkt)))
-			return done ? done : -EFAULT;
-		done += sizeof(pkt);
-	}
-	return done;
 }

@@ -306,6 +306,7 @@ int fxt_session_init(struct fxt_session *s)
 {
 	mutex_init(&s->lock);
 	spin_lock_init(&s->pkt_lock);
+	mutex_init(&s->pkt_read_lock);
 	init_waitqueue_head(&s->pkt_wait);
 	atomic_set(&s->map_count, 0);
 	s->state = FXT_STATE_READY;

@@ -484,6 +484,45 @@ TEST_F(fxt, start_again_after_stop)
 	ASSERT_EQ(0, fxt_stop(self->fd, 0));
 }
 
+/*
+ * A read() that faults loses no packet: the packets not copied out are read
+ * next time, whole or after the ones that were copied.
+ */
+TEST_F(fxt, read_fault_keeps_packets)
+{
+	long ps = page_size();
+	struct fxt_packet p;
+	char *ro, *buf;
+
+	ASSERT_EQ(0, fxt_init(self->fd, FXT_MODE_ONESHOT, BUF_SIZE));
+	ASSERT_EQ(0, fxt_start(self->fd));
+	ASSERT_EQ(0, fxt_stop(self->fd, 0));
+	/* STARTED and STOPPED wait; user memory the kernel cannot write: */
+	ro = mmap(NULL, ps, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ro);
+	/* ... and a buffer of two packets whose second one is read-only. */
+	buf = mmap(NULL, 2 * ps, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	ASSERT_EQ(0, mprotect(buf + ps, ps, PROT_READ));
+
+	errno = 0;
+	EXPECT_EQ(-1, read(self->fd, ro, sizeof(p)));
+	EXPECT_EQ(EFAULT, errno);
+	/* The first packet fits, the second faults: one packet returned. */
+	EXPECT_EQ((ssize_t)sizeof(p),
+		  read(self->fd, buf + ps - sizeof(p), 2 * sizeof(p)));
+	memcpy(&p, buf + ps - sizeof(p), sizeof(p));
+	EXPECT_EQ(FXT_PKT_STARTED, p.request)
+		TH_LOG("the faulting read() lost the STARTED packet");
+	memset(&p, 0, sizeof(p));
+	ASSERT_EQ(0, read_packet(self->fd, &p))
+		TH_LOG("the STOPPED packet was lost by the partial read()");
+	EXPECT_EQ(FXT_PKT_STOPPED, p.request);
+	munmap(buf, 2 * ps);
+	munmap(ro, ps);
+}
+
 /* Closing the device ends the session, even while tracing. */
 TEST(close_while_started_then_reopen)
 {
