@@ -124,6 +124,7 @@ struct fxt_session {
 	struct mutex pkt_read_lock;	/* one reader at a time */
 	DECLARE_KFIFO_PTR(pkts, struct fxt_packet);
 	u32 pkt_resets;			/* times the FIFO was emptied */
+	unsigned long *pkt_delivered;	/* CPUs whose SAVE_BUFFER was read */
 	wait_queue_head_t pkt_wait;
 };
 
@@ -157,6 +158,7 @@ void fxt_packets_reset(struct fxt_session *s);
 void fxt_packet_post(struct fxt_session *s, u16 request, u16 cpu,
 		     u32 data32, u64 data64);
 bool fxt_packets_pending(struct fxt_session *s);
+bool fxt_packets_take_delivered(struct fxt_session *s, unsigned int cpu);
 ssize_t fxt_packets_read(struct fxt_session *s, char __user *buf,
 			 size_t count, bool nonblock);
 

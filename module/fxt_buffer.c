@@ -370,10 +370,11 @@ static void fxt_save_work_fn(struct irq_work *work)
 
 /**
  * fxt_buffer_saved() - the collector saved the buffer a request named
- * @s: the session, streaming
+ * @s: the session, streaming; s->lock held
  * @pkt: a BUFFER_SAVED packet with the request's cpu, data32 and data64
  *
- * Return: 0, or -EINVAL when no such request is outstanding.
+ * Return: 0, or -EINVAL when no such request is outstanding or its
+ * SAVE_BUFFER packet has not been read yet.
  */
 int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt)
 {
@@ -384,7 +385,8 @@ int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt)
 		return -EINVAL;
 	c = &s->cpus[pkt->cpu];
 	if (!READ_ONCE(c->save_pending) || pkt->data32 != c->save_wrapped ||
-	    pkt->data64 != c->save_durable_end)
+	    pkt->data64 != c->save_durable_end ||
+	    !fxt_packets_take_delivered(s, pkt->cpu))
 		return -EINVAL;
 	WRITE_ONCE(c->save_pending, false);
 	/* The request is answered before the buffer may be rolled into. */

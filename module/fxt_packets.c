@@ -7,12 +7,14 @@
  * struct fxt_packet by read(); poll() reports when one is waiting. Packets
  * are posted from process context (control) and from the CPUs' save
  * irq_work, never from a probe. read() removes a packet only once it is in
- * the user's buffer, so a fault loses none. The FIFO holds one SAVE_BUFFER
- * per CPU plus the control packets, so it cannot overflow while the
- * protocol is obeyed.
+ * the user's buffer, so a fault loses none, and a SAVE_BUFFER may only be
+ * answered (BUFFER_SAVED) once read() delivered it. The FIFO holds one
+ * SAVE_BUFFER per CPU plus the control packets, so it cannot overflow while
+ * the protocol is obeyed.
  */
 #include <linux/kernel.h>
 #include <linux/uaccess.h>
+#include <linux/bitmap.h>
 #include <linux/cpumask.h>
 #include <linux/sched/signal.h>
 #include "fxt.h"
@@ -24,13 +26,22 @@
 
 int fxt_packets_init(struct fxt_session *s)
 {
-	return kfifo_alloc(&s->pkts, nr_cpu_ids + FXT_CONTROL_PACKETS,
-			   GFP_KERNEL);
+	int ret;
+
+	s->pkt_delivered = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
+	if (!s->pkt_delivered)
+		return -ENOMEM;
+	ret = kfifo_alloc(&s->pkts, nr_cpu_ids + FXT_CONTROL_PACKETS,
+			  GFP_KERNEL);
+	if (ret)
+		bitmap_free(s->pkt_delivered);
+	return ret;
 }
 
 void fxt_packets_free(struct fxt_session *s)
 {
 	kfifo_free(&s->pkts);
+	bitmap_free(s->pkt_delivered);
 }
 
 void fxt_packets_reset(struct fxt_session *s)
@@ -39,6 +50,7 @@ void fxt_packets_reset(struct fxt_session *s)
 
 	spin_lock_irqsave(&s->pkt_lock, flags);
 	kfifo_reset(&s->pkts);
+	bitmap_zero(s->pkt_delivered, nr_cpu_ids);
 	s->pkt_resets++;
 	spin_unlock_irqrestore(&s->pkt_lock, flags);
 }
@@ -98,15 +110,33 @@ static ssize_t fxt_packets_copy(struct fxt_session *s, char __user *buf,
 		copied = n - DIV_ROUND_UP(left, sizeof(pkts[0]));
 
 		spin_lock_irqsave(&s->pkt_lock, flags);
-		if (s->pkt_resets == resets)
-			for (i = 0; i < copied; i++)
-				kfifo_skip(&s->pkts);
+		for (i = 0; s->pkt_resets == resets && i < copied; i++) {
+			if (pkts[i].request == FXT_PKT_SAVE_BUFFER)
+				set_bit(pkts[i].cpu, s->pkt_delivered);
+			kfifo_skip(&s->pkts);
+		}
 		spin_unlock_irqrestore(&s->pkt_lock, flags);
 		done += copied * sizeof(pkts[0]);
 		if (copied < n)
 			return done ? done : -EFAULT;
 	}
 	return done;
+}
+
+/**
+ * fxt_packets_take_delivered() - was @cpu's SAVE_BUFFER read? Forget it.
+ * @s: the session; s->lock held (a reset cannot run)
+ * @cpu: the CPU of a BUFFER_SAVED answer
+ *
+ * Only a request the collector has read may be answered: an answer made up
+ * from guessed values would let the CPU roll on and queue another request
+ * while the first still waits in the FIFO.
+ *
+ * Return: true when the CPU's outstanding SAVE_BUFFER has been delivered.
+ */
+bool fxt_packets_take_delivered(struct fxt_session *s, unsigned int cpu)
+{
+	return test_and_clear_bit(cpu, s->pkt_delivered);
 }
 
 /**

@@ -523,6 +523,120 @@ TEST_F(fxt, read_fault_keeps_packets)
 	munmap(ro, ps);
 }
 
+/* Every packet waiting now, without blocking. Return: how many, or -errno. */
+static int drain_packets(int fd, struct fxt_packet *p, int max)
+{
+	int fl = fcntl(fd, F_GETFL), n = 0;
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK))
+		return -errno;
+	while (n < max) {
+		ssize_t r = read(fd, &p[n], sizeof(p[n]));
+
+		if (r < 0) {
+			if (errno != EAGAIN)
+				n = -errno;
+			break;
+		}
+		if (r != sizeof(p[n])) {
+			n = -EPROTO;
+			break;
+		}
+		n++;
+	}
+	fcntl(fd, F_SETFL, fl);
+	return n;
+}
+
+/*
+ * Streaming: switch on CPU 0 until some CPU rolled over (its SAVE_BUFFER is
+ * then on its way; a stop waits for it). Return: 0 or -errno.
+ */
+static int provoke_roll(int fd, const struct fxt_layout *l)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -errno;
+	for (int i = 0; i < 100000; i++) {
+		usleep(20);
+		if (i % 50)
+			continue;
+		for (unsigned int c = 0; c < l->nr_cpus; c++) {
+			struct fxt_cpu_stats st = { .cpu = c };
+
+			if (!cpu_possible(l, c))
+				continue;
+			if (ioctl(fd, FXT_IOC_GET_STATS, &st))
+				return -errno;
+			if (st.wrapped_count)
+				return 0;
+		}
+	}
+	return -ETIMEDOUT;
+}
+
+/*
+ * A BUFFER_SAVED is accepted only for a SAVE_BUFFER that read() delivered:
+ * guessing the request's values (all of them are tried) is not enough, or
+ * a collector could ack requests it never saw and let them pile up.
+ */
+TEST_F(fxt, ack_of_unread_save_buffer_refused)
+{
+	struct fxt_packet p[64], ack;
+	struct fxt_layout l;
+	int n, accepted = 0, saves = 0;
+
+	ASSERT_EQ(0, fxt_init(self->fd, FXT_MODE_STREAMING,
+			      FXT_BUFFER_SIZE_MIN));
+	ASSERT_EQ(0, get_layout(self->fd, &l));
+	ASSERT_EQ(0, fxt_start(self->fd));
+	ASSERT_EQ(0, read_packet(self->fd, &p[0]));
+	ASSERT_EQ(FXT_PKT_STARTED, p[0].request);
+	ASSERT_EQ(0, provoke_roll(self->fd, &l));
+	ASSERT_EQ(0, fxt_stop(self->fd, 0));
+	/* Stopped: every request's durable end is at most the final one. */
+	for (unsigned int c = 0; c < l.nr_cpus; c++) {
+		struct fxt_cpu_stats st = { .cpu = c };
+
+		if (!cpu_possible(&l, c))
+			continue;
+		ASSERT_EQ(0, ioctl(self->fd, FXT_IOC_GET_STATS, &st));
+		if (!st.wrapped_count)
+			continue;
+		for (__u64 d = 0; d <= st.durable_bytes; d += 8) {
+			ack = (struct fxt_packet){
+				.request = FXT_PKT_BUFFER_SAVED, .cpu = c,
+				.data32 = st.wrapped_count - 1, .data64 = d,
+			};
+			if (write(self->fd, &ack, sizeof(ack)) == sizeof(ack)) {
+				accepted++;
+				TH_LOG("cpu %u: BUFFER_SAVED {%u, %llu} accepted before its SAVE_BUFFER was read",
+				       c, ack.data32, (unsigned long long)d);
+			} else {
+				ASSERT_EQ(EINVAL, errno);
+			}
+		}
+	}
+	EXPECT_EQ(0, accepted);
+	/* Once read, the very same answer is accepted. */
+	n = drain_packets(self->fd, p, 64);
+	ASSERT_LE(2, n);
+	for (int i = 0; i < n - 1; i++) {
+		ASSERT_EQ(FXT_PKT_SAVE_BUFFER, p[i].request) TH_LOG("packet %d", i);
+		ack = p[i];
+		ack.request = FXT_PKT_BUFFER_SAVED;
+		EXPECT_EQ((ssize_t)sizeof(ack), write(self->fd, &ack, sizeof(ack)))
+			TH_LOG("cpu %u: BUFFER_SAVED after the read: %s",
+			       ack.cpu, strerror(errno));
+		saves++;
+	}
+	EXPECT_EQ(FXT_PKT_STOPPED, p[n - 1].request);
+	EXPECT_LE(1, saves);
+}
+
 /* Closing the device ends the session, even while tracing. */
 TEST(close_while_started_then_reopen)
 {
