@@ -124,6 +124,7 @@ struct fxt_session {
 	struct mutex pkt_read_lock;	/* one reader at a time */
 	DECLARE_KFIFO_PTR(pkts, struct fxt_packet);
 	u32 pkt_resets;			/* times the FIFO was emptied */
+	u32 pkt_drops;			/* times control packets were dropped */
 	unsigned long *pkt_delivered;	/* CPUs whose SAVE_BUFFER was read */
 	wait_queue_head_t pkt_wait;
 };
@@ -155,6 +156,7 @@ static inline struct fxt_cpu *fxt_this_cpu(void)
 int fxt_packets_init(struct fxt_session *s);
 void fxt_packets_free(struct fxt_session *s);
 void fxt_packets_reset(struct fxt_session *s);
+void fxt_packets_drop_control(struct fxt_session *s);
 void fxt_packet_post(struct fxt_session *s, u16 request, u16 cpu,
 		     u32 data32, u64 data64);
 bool fxt_packets_pending(struct fxt_session *s);

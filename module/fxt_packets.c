@@ -7,10 +7,16 @@
  * struct fxt_packet by read(); poll() reports when one is waiting. Packets
  * are posted from process context (control) and from the CPUs' save
  * irq_work, never from a probe. read() removes a packet only once it is in
- * the user's buffer, so a fault loses none, and a SAVE_BUFFER may only be
- * answered (BUFFER_SAVED) once read() delivered it. The FIFO holds one
- * SAVE_BUFFER per CPU plus the control packets, so it cannot overflow while
- * the protocol is obeyed.
+ * the user's buffer, so a fault loses none.
+ *
+ * Invariant: the FIFO holds at most nr_cpu_ids SAVE_BUFFERs plus 2 control
+ * packets, whatever user space does, so posting never fails:
+ *  - a CPU requests a save only after the BUFFER_SAVED for its previous
+ *    request, and BUFFER_SAVED is accepted only for a request that read()
+ *    has delivered, i.e. removed from the FIFO: one SAVE_BUFFER per CPU;
+ *  - a start drops the STARTED and STOPPED packets still waiting before it
+ *    posts STARTED, and a stop posts one STOPPED: at most STARTED, STOPPED.
+ * A reset (initialize, a clearing start, terminate, close) empties it.
  */
 #include <linux/kernel.h>
 #include <linux/uaccess.h>
@@ -19,8 +25,8 @@
 #include <linux/sched/signal.h>
 #include "fxt.h"
 
-/* Control packets that may wait at once: STARTED and STOPPED, twice. */
-#define FXT_CONTROL_PACKETS	8
+/* Control packets that may wait at once: one STARTED, one STOPPED. */
+#define FXT_CONTROL_PACKETS	2
 /* Packets copied to user space per step of a read(). */
 #define FXT_READ_BATCH		8
 
@@ -55,6 +61,30 @@ void fxt_packets_reset(struct fxt_session *s)
 	spin_unlock_irqrestore(&s->pkt_lock, flags);
 }
 
+/**
+ * fxt_packets_drop_control() - drop the STARTED and STOPPED packets waiting
+ * @s: the session; s->lock held
+ *
+ * A start calls this before it posts STARTED: control packets of earlier
+ * runs that nobody read say nothing any more, and keeping them would let
+ * start/stop cycles fill the FIFO. SAVE_BUFFER requests stay, in order:
+ * each one is still outstanding, and its CPU waits for the answer.
+ */
+void fxt_packets_drop_control(struct fxt_session *s)
+{
+	struct fxt_packet pkt;
+	unsigned long flags;
+	unsigned int n;
+
+	spin_lock_irqsave(&s->pkt_lock, flags);
+	/* Turn the FIFO round once, putting back only the requests. */
+	for (n = kfifo_len(&s->pkts); n && kfifo_get(&s->pkts, &pkt); n--)
+		if (pkt.request == FXT_PKT_SAVE_BUFFER)
+			kfifo_put(&s->pkts, pkt);
+	s->pkt_drops++;
+	spin_unlock_irqrestore(&s->pkt_lock, flags);
+}
+
 void fxt_packet_post(struct fxt_session *s, u16 request, u16 cpu,
 		     u32 data32, u64 data64)
 {
@@ -70,7 +100,7 @@ void fxt_packet_post(struct fxt_session *s, u16 request, u16 cpu,
 	spin_lock_irqsave(&s->pkt_lock, flags);
 	queued = kfifo_put(&s->pkts, pkt);
 	spin_unlock_irqrestore(&s->pkt_lock, flags);
-	/* Sized for the protocol; losing a packet would stall a CPU. */
+	/* Cannot fail (see the top of this file); a lost request stalls a CPU. */
 	WARN_ON_ONCE(!queued);
 	wake_up_interruptible(&s->pkt_wait);
 }
@@ -81,11 +111,33 @@ bool fxt_packets_pending(struct fxt_session *s)
 }
 
 /*
+ * Remove the first @n packets of the FIFO, which read() copied out, and
+ * note the requests among them as delivered. When control packets were
+ * dropped meanwhile only the requests are left, still first and in order.
+ */
+static void fxt_packets_consumed(struct fxt_session *s,
+				 const struct fxt_packet *pkts, unsigned int n,
+				 bool dropped)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		bool request = pkts[i].request == FXT_PKT_SAVE_BUFFER;
+
+		if (request)
+			set_bit(pkts[i].cpu, s->pkt_delivered);
+		if (request || !dropped)
+			kfifo_skip(&s->pkts);
+	}
+}
+
+/*
  * Copy packets from the head of the FIFO to @buf without removing them,
  * then remove the ones that reached user space. pkt_read_lock keeps other
  * readers out during the copy; control operations are not kept out (they
  * hold s->lock, which fxt_mmap() takes under mmap_lock: a fault must not
- * wait for it). A reset during the copy has removed every packet already.
+ * wait for it). A reset during the copy has removed every packet already;
+ * a start may have dropped the control packets.
  */
 static ssize_t fxt_packets_copy(struct fxt_session *s, char __user *buf,
 				size_t count)
@@ -96,13 +148,14 @@ static ssize_t fxt_packets_copy(struct fxt_session *s, char __user *buf,
 	while (count - done >= sizeof(pkts[0])) {
 		unsigned int n = min_t(size_t, (count - done) / sizeof(pkts[0]),
 				       ARRAY_SIZE(pkts));
-		unsigned int i, copied;
 		unsigned long flags, left;
-		u32 resets;
+		unsigned int copied;
+		u32 resets, drops;
 
 		spin_lock_irqsave(&s->pkt_lock, flags);
 		n = kfifo_out_peek(&s->pkts, pkts, n);
 		resets = s->pkt_resets;
+		drops = s->pkt_drops;
 		spin_unlock_irqrestore(&s->pkt_lock, flags);
 		if (!n)
 			break;
@@ -110,11 +163,9 @@ static ssize_t fxt_packets_copy(struct fxt_session *s, char __user *buf,
 		copied = n - DIV_ROUND_UP(left, sizeof(pkts[0]));
 
 		spin_lock_irqsave(&s->pkt_lock, flags);
-		for (i = 0; s->pkt_resets == resets && i < copied; i++) {
-			if (pkts[i].request == FXT_PKT_SAVE_BUFFER)
-				set_bit(pkts[i].cpu, s->pkt_delivered);
-			kfifo_skip(&s->pkts);
-		}
+		if (s->pkt_resets == resets)
+			fxt_packets_consumed(s, pkts, copied,
+					     s->pkt_drops != drops);
 		spin_unlock_irqrestore(&s->pkt_lock, flags);
 		done += copied * sizeof(pkts[0]);
 		if (copied < n)

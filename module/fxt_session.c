@@ -123,6 +123,8 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 		return ret;
 	}
 	s->state = FXT_STATE_STARTED;
+	/* Earlier runs' STARTED / STOPPED nobody read: the FIFO stays small. */
+	fxt_packets_drop_control(s);
 	fxt_packet_post(s, FXT_PKT_STARTED, 0, FXT_FIFO_PROTOCOL_VERSION, 0);
 	return 0;
 }

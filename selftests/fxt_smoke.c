@@ -127,11 +127,16 @@ static int fxt_init(int fd, __u32 mode, __u64 size)
 	return ioctl(fd, FXT_IOC_INITIALIZE, &cfg) ? -errno : 0;
 }
 
-static int fxt_start(int fd)
+static int fxt_start_disp(int fd, __u32 disposition)
 {
-	struct fxt_start_options opt = { .disposition = FXT_START_CLEAR_ENTIRE };
+	struct fxt_start_options opt = { .disposition = disposition };
 
 	return ioctl(fd, FXT_IOC_START, &opt) ? -errno : 0;
+}
+
+static int fxt_start(int fd)
+{
+	return fxt_start_disp(fd, FXT_START_CLEAR_ENTIRE);
 }
 
 static int fxt_stop(int fd, __u32 flags)
@@ -635,6 +640,99 @@ TEST_F(fxt, ack_of_unread_save_buffer_refused)
 	}
 	EXPECT_EQ(FXT_PKT_STOPPED, p[n - 1].request);
 	EXPECT_LE(1, saves);
+}
+
+#define RETAIN_CYCLES	50
+
+/*
+ * Start/stop with RETAIN, many times, and nobody reading packets: a start
+ * drops the control packets of the runs before, so the FIFO cannot fill
+ * (a full FIFO warned, and would lose a later SAVE_BUFFER). What waits at
+ * the end is the last run's STARTED and STOPPED.
+ */
+TEST_F(fxt, retain_cycles_unread)
+{
+	struct fxt_packet p[64];
+	int n;
+
+	ASSERT_EQ(0, fxt_init(self->fd, FXT_MODE_ONESHOT, BUF_SIZE));
+	ASSERT_EQ(0, fxt_start(self->fd));
+	ASSERT_EQ(0, fxt_stop(self->fd, 0));
+	for (int i = 0; i < RETAIN_CYCLES; i++) {
+		ASSERT_EQ(0, fxt_start_disp(self->fd, FXT_START_RETAIN))
+			TH_LOG("cycle %d", i);
+		ASSERT_EQ(0, fxt_stop(self->fd, 0)) TH_LOG("cycle %d", i);
+	}
+	n = drain_packets(self->fd, p, 64);
+	for (int i = 0; i < n; i++)
+		TH_LOG("packet %d: request %u data32 %u", i, p[i].request,
+		       p[i].data32);
+	ASSERT_EQ(2, n);
+	EXPECT_EQ(FXT_PKT_STARTED, p[0].request);
+	EXPECT_EQ(FXT_FIFO_PROTOCOL_VERSION, p[0].data32);
+	EXPECT_EQ(FXT_PKT_STOPPED, p[1].request);
+	EXPECT_EQ(0, p[1].data32);
+}
+
+/*
+ * The same in streaming mode with a SAVE_BUFFER waiting: the stale control
+ * packets go, the requests stay (each one, and in order), and each is
+ * still answered once read.
+ */
+TEST_F(fxt, retain_cycles_keep_save_buffer)
+{
+	struct fxt_packet p[64], ack;
+	struct fxt_layout l;
+	int n, started = 0, stopped = 0;
+	unsigned int seen[256] = { 0 };
+
+	ASSERT_EQ(0, fxt_init(self->fd, FXT_MODE_STREAMING,
+			      FXT_BUFFER_SIZE_MIN));
+	ASSERT_EQ(0, get_layout(self->fd, &l));
+	ASSERT_EQ(0, fxt_start(self->fd));
+	ASSERT_EQ(0, provoke_roll(self->fd, &l));
+	ASSERT_EQ(0, fxt_stop(self->fd, 0));
+	for (int i = 0; i < RETAIN_CYCLES; i++) {
+		ASSERT_EQ(0, fxt_start_disp(self->fd, FXT_START_RETAIN))
+			TH_LOG("cycle %d", i);
+		ASSERT_EQ(0, fxt_stop(self->fd, 0)) TH_LOG("cycle %d", i);
+	}
+	n = drain_packets(self->fd, p, 64);
+	for (int i = 0; i < n; i++)
+		TH_LOG("packet %d: request %u cpu %u data32 %u data64 %llu", i,
+		       p[i].request, p[i].cpu, p[i].data32,
+		       (unsigned long long)p[i].data64);
+	ASSERT_LE(3, n);
+	/* The request from before the cycles comes first. */
+	EXPECT_EQ(FXT_PKT_SAVE_BUFFER, p[0].request);
+	EXPECT_EQ(FXT_PKT_STOPPED, p[n - 1].request);
+	for (int i = 0; i < n; i++) {
+		switch (p[i].request) {
+		case FXT_PKT_STARTED:
+			started++;
+			break;
+		case FXT_PKT_STOPPED:
+			stopped++;
+			EXPECT_EQ(1, started) TH_LOG("STOPPED before STARTED");
+			break;
+		case FXT_PKT_SAVE_BUFFER:
+			ASSERT_GT(256, p[i].cpu);
+			EXPECT_EQ(0, seen[p[i].cpu]++)
+				TH_LOG("two SAVE_BUFFERs for cpu %u", p[i].cpu);
+			ack = p[i];
+			ack.request = FXT_PKT_BUFFER_SAVED;
+			EXPECT_EQ((ssize_t)sizeof(ack),
+				  write(self->fd, &ack, sizeof(ack)))
+				TH_LOG("cpu %u: BUFFER_SAVED: %s", ack.cpu,
+				       strerror(errno));
+			break;
+		default:
+			EXPECT_TRUE(false) TH_LOG("packet %d: request %u", i,
+						  p[i].request);
+		}
+	}
+	EXPECT_EQ(1, started);
+	EXPECT_EQ(1, stopped);
 }
 
 /* Closing the device ends the session, even while tracing. */
