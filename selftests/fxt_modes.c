@@ -15,6 +15,8 @@
  *               buffer: durable full stops recording on that CPU;
  *  retain_*     start / stop / start: RETAIN keeps the first window,
  *               CLEAR_ENTIRE loses it (buffers read through the mapping);
+ *  clear_nondurable_*  CLEAR_NONDURABLE loses the first window's rolling
+ *               data but keeps its durable records;
  *  nesting_*    all categories under timer and IPI load: interrupt
  *               begin/end events nest per CPU.
  *
@@ -1036,7 +1038,40 @@ TEST(clear_entire_loses_first_window)
 }
 
 /* ------------------------------------------------------------------ */
-/* 6. Interrupt events nest under timer and IPI load.                  */
+/* 6. Start / stop / start: CLEAR_NONDURABLE.                          */
+
+static struct two_windows NONDUR;
+
+/*
+ * CLEAR_NONDURABLE empties the rolling buffers only: the first window's
+ * switches are gone, the second's are all there, and the first window's
+ * durable records (the kernel objects of pair A, named at fork) are kept.
+ */
+TEST(clear_nondurable_loses_first_window)
+{
+	NEED(NONDUR);
+	EXPECT_EQ(0, NONDUR.log_lost);
+	EXPECT_LT(300, NONDUR.log_a);
+	EXPECT_EQ(0, tid_switches(&NONDUR.sa))
+		TH_LOG("thread A's switches survived CLEAR_NONDURABLE");
+	EXPECT_EQ(NONDUR.log_b, tid_switches(&NONDUR.sb))
+		TH_LOG("thread B's switches (second window): log vs buffers");
+}
+
+TEST(clear_nondurable_keeps_durable)
+{
+	NEED(NONDUR);
+	EXPECT_LE(2, NONDUR.sa.kobj_watched)
+		TH_LOG("thread A's kernel objects (durable) did not survive CLEAR_NONDURABLE");
+	EXPECT_EQ(0, reassigned(&NONDUR.sa));
+	EXPECT_EQ(0, NONDUR.sa.thread_undefined);
+	EXPECT_EQ(0, NONDUR.sa.string_undefined);
+	EXPECT_EQ(0, NONDUR.sa.diags);
+	EXPECT_FALSE(NONDUR.sa.read_error);
+}
+
+/* ------------------------------------------------------------------ */
+/* 7. Interrupt events nest under timer and IPI load.                  */
 
 static struct crun NEST;
 
@@ -1136,9 +1171,11 @@ int main(int argc, char **argv)
 				"modes-clear");
 		run_two_windows(&RETAIN_CIRC, FXT_MODE_CIRCULAR,
 				FXT_START_RETAIN, "modes-retain-circ");
-		if (!RETAIN.ran || !CLEAR.ran || !RETAIN_CIRC.ran)
-			printf("# two windows: %s %s %s\n", RETAIN.why,
-			       CLEAR.why, RETAIN_CIRC.why);
+		run_two_windows(&NONDUR, FXT_MODE_ONESHOT,
+				FXT_START_CLEAR_NONDURABLE, "modes-nondurable");
+		if (!RETAIN.ran || !CLEAR.ran || !RETAIN_CIRC.ran || !NONDUR.ran)
+			printf("# two windows: %s %s %s %s\n", RETAIN.why,
+			       CLEAR.why, RETAIN_CIRC.why, NONDUR.why);
 		run_nesting();
 	}
 	printf("# scenarios took %.1f s\n", col_now() - t0);
