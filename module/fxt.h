@@ -87,6 +87,9 @@ struct fxt_cpu {
 	bool save_pending;		/* written on the CPU, read by control */
 	struct irq_work save_work;	/* queues the packet outside the probe */
 
+	/* the durable buffer was emptied: write the preamble at start */
+	bool need_preamble;
+
 	/*
 	 * Interrupt nesting on this CPU (fxt_probes.c): bit n of irq_open says
 	 * whether the begin event of nesting level n was written, so that an
@@ -111,7 +114,6 @@ struct fxt_session {
 	u32 active_categories;		/* configured + start's additions */
 	bool aborted;			/* a start failed half-way */
 	bool results_written;		/* last stop asked to write results */
-	bool need_preamble;		/* durable buffers were emptied */
 	u64 cpu_stride;
 	u64 map_size;
 	u64 durable_size;

@@ -53,20 +53,25 @@ static int fxt_initialize(struct fxt_session *s, const struct fxt_config *cfg)
 	s->active_categories = cats;
 	s->aborted = false;
 	s->results_written = false;
-	s->need_preamble = true;
 	fxt_packets_reset(s);
 	s->state = FXT_STATE_INITIALIZED;
 	return 0;
 }
 
+/* Every CPU whose durable buffer was emptied starts it with its preamble. */
 static void fxt_write_preambles(struct fxt_session *s)
 {
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
+		struct fxt_cpu *c = &s->cpus[cpu];
+
+		if (!c->need_preamble)
+			continue;
 		preempt_disable();
-		fxt_write_cpu_preamble(&s->cpus[cpu]);
+		fxt_write_cpu_preamble(c);
 		preempt_enable();
+		c->need_preamble = false;
 	}
 }
 
@@ -99,15 +104,11 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 
 	s->state = FXT_STATE_STARTING;
 	if (disposition != FXT_START_RETAIN) {
+		/* CLEAR_NONDURABLE: on a CPU that spilled, the durable too. */
 		fxt_buffers_clear(s, disposition == FXT_START_CLEAR_ENTIRE);
 		fxt_packets_reset(s);
-		if (disposition == FXT_START_CLEAR_ENTIRE)
-			s->need_preamble = true;
 	}
-	if (s->need_preamble) {
-		fxt_write_preambles(s);
-		s->need_preamble = false;
-	}
+	fxt_write_preambles(s);
 	/* Interrupts in flight at the last stop will not end in this run. */
 	for_each_possible_cpu(cpu) {
 		s->cpus[cpu].irq_depth = 0;
