@@ -6,10 +6,10 @@
  *   STARTED --stop--> STOPPING --> STOPPED --start--> STARTED ...
  *   any but READY --terminate--> TERMINATING --> READY
  *
- * Every control operation holds s->lock, so STARTING, STOPPING and
- * TERMINATING are seen only by GET_STATE callers racing with them (and not
- * at all with one opener); the errnos each operation returns in each state
- * are listed in Documentation/abi.rst.
+ * Every operation, GET_STATE included, holds s->lock, so STARTING, STOPPING
+ * and TERMINATING are never observable: no operation finds the session in
+ * one of them. The errnos each operation returns in each state are listed
+ * in Documentation/abi.rst.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -82,16 +82,16 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 	unsigned int cpu;
 	int ret;
 
+	/*
+	 * INITIALIZED or STOPPED may start. The transient states are never
+	 * seen here (s->lock), so the controller's STOPPING and TERMINATING
+	 * errors cannot happen.
+	 */
 	switch (s->state) {
 	case FXT_STATE_READY:
 		return -EBADFD;		/* NOT_INITIALIZED */
-	case FXT_STATE_STARTING:
 	case FXT_STATE_STARTED:
 		return -EALREADY;	/* ALREADY_STARTED */
-	case FXT_STATE_STOPPING:
-		return -EAGAIN;		/* STOPPING */
-	case FXT_STATE_TERMINATING:
-		return -ESHUTDOWN;	/* TERMINATING */
 	}
 	if (!fxt_reserved_zero(o->reserved, ARRAY_SIZE(o->reserved)) ||
 	    o->additional_categories & ~FXT_CAT_ALL ||
