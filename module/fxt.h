@@ -87,6 +87,9 @@ struct fxt_cpu {
 	bool save_pending;		/* written on the CPU, read by control */
 	struct irq_work save_work;	/* queues the packet outside the probe */
 
+	/* the durable buffer was emptied: write the preamble at start */
+	bool need_preamble;
+
 	/*
 	 * Interrupt nesting on this CPU (fxt_probes.c): bit n of irq_open says
 	 * whether the begin event of nesting level n was written, so that an
@@ -111,7 +114,6 @@ struct fxt_session {
 	u32 active_categories;		/* configured + start's additions */
 	bool aborted;			/* a start failed half-way */
 	bool results_written;		/* last stop asked to write results */
-	bool need_preamble;		/* durable buffers were emptied */
 	u64 cpu_stride;
 	u64 map_size;
 	u64 durable_size;
@@ -120,8 +122,12 @@ struct fxt_session {
 	atomic_t map_count;		/* live mappings of the area */
 
 	/* packets to the collector (fxt_packets.c) */
-	spinlock_t pkt_lock;
+	spinlock_t pkt_lock;		/* every change to the FIFO */
+	struct mutex pkt_read_lock;	/* one reader at a time */
 	DECLARE_KFIFO_PTR(pkts, struct fxt_packet);
+	u32 pkt_resets;			/* times the FIFO was emptied */
+	u32 pkt_drops;			/* times control packets were dropped */
+	unsigned long *pkt_delivered;	/* CPUs whose SAVE_BUFFER was read */
 	wait_queue_head_t pkt_wait;
 };
 
@@ -152,9 +158,11 @@ static inline struct fxt_cpu *fxt_this_cpu(void)
 int fxt_packets_init(struct fxt_session *s);
 void fxt_packets_free(struct fxt_session *s);
 void fxt_packets_reset(struct fxt_session *s);
+void fxt_packets_drop_control(struct fxt_session *s);
 void fxt_packet_post(struct fxt_session *s, u16 request, u16 cpu,
 		     u32 data32, u64 data64);
 bool fxt_packets_pending(struct fxt_session *s);
+bool fxt_packets_take_delivered(struct fxt_session *s, unsigned int cpu);
 ssize_t fxt_packets_read(struct fxt_session *s, char __user *buf,
 			 size_t count, bool nonblock);
 

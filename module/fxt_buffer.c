@@ -144,9 +144,16 @@ void fxt_buffers_free(struct fxt_session *s)
 }
 
 /**
- * fxt_buffers_clear() - empty the rolling buffers, and the durable one too
+ * fxt_buffers_clear() - empty the rolling buffers, and the durable ones too
  * @s: the session; no probe may be registered
- * @durable_too: also empty the durable buffer and forget the tables
+ * @durable_too: also empty every durable buffer and forget the tables
+ *
+ * A CPU whose durable buffer filled up in oneshot or streaming mode wrote
+ * durable records (strings, threads, names) into its rolling buffers, and
+ * its tables still hand out the indices those records defined: emptying
+ * the rolling buffers alone would leave later records referring to
+ * nothing. Such a CPU's durable buffer and tables are emptied as well. A
+ * CPU whose durable buffer was emptied gets its preamble at the next start.
  */
 void fxt_buffers_clear(struct fxt_session *s, bool durable_too)
 {
@@ -155,6 +162,8 @@ void fxt_buffers_clear(struct fxt_session *s, bool durable_too)
 	for_each_possible_cpu(cpu) {
 		struct fxt_cpu *c = &s->cpus[cpu];
 		struct fxt_buffer_header *h = c->hdr;
+		bool spilled = s->mode != FXT_MODE_CIRCULAR &&
+			       READ_ONCE(h->flags) & FXT_CPU_DURABLE_FULL;
 
 		WRITE_ONCE(h->rolling_current, 0);
 		WRITE_ONCE(h->rolling_committed[0], 0);
@@ -167,13 +176,14 @@ void fxt_buffers_clear(struct fxt_session *s, bool durable_too)
 		/* Buffer 0 is being written; buffer 1 may be rolled into. */
 		c->ready = BIT(1);
 		WRITE_ONCE(c->save_pending, false);
-		if (durable_too) {
+		if (durable_too || spilled) {
 			WRITE_ONCE(h->durable_reserved, 0);
 			WRITE_ONCE(h->durable_committed, 0);
 			WRITE_ONCE(h->durable_records, 0);
 			WRITE_ONCE(h->durable_dropped, 0);
 			WRITE_ONCE(h->flags, 0);
 			fxt_tables_reset(c);
+			c->need_preamble = true;
 		}
 	}
 	/* Publish the cleared headers before any probe is registered. */
@@ -370,10 +380,11 @@ static void fxt_save_work_fn(struct irq_work *work)
 
 /**
  * fxt_buffer_saved() - the collector saved the buffer a request named
- * @s: the session, streaming
+ * @s: the session, streaming; s->lock held
  * @pkt: a BUFFER_SAVED packet with the request's cpu, data32 and data64
  *
- * Return: 0, or -EINVAL when no such request is outstanding.
+ * Return: 0, or -EINVAL when no such request is outstanding or its
+ * SAVE_BUFFER packet has not been read yet.
  */
 int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt)
 {
@@ -384,7 +395,8 @@ int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt)
 		return -EINVAL;
 	c = &s->cpus[pkt->cpu];
 	if (!READ_ONCE(c->save_pending) || pkt->data32 != c->save_wrapped ||
-	    pkt->data64 != c->save_durable_end)
+	    pkt->data64 != c->save_durable_end ||
+	    !fxt_packets_take_delivered(s, pkt->cpu))
 		return -EINVAL;
 	WRITE_ONCE(c->save_pending, false);
 	/* The request is answered before the buffer may be rolled into. */

@@ -6,10 +6,10 @@
  *   STARTED --stop--> STOPPING --> STOPPED --start--> STARTED ...
  *   any but READY --terminate--> TERMINATING --> READY
  *
- * Every control operation holds s->lock, so STARTING, STOPPING and
- * TERMINATING are seen only by GET_STATE callers racing with them (and not
- * at all with one opener); the errnos each operation returns in each state
- * are listed in Documentation/abi.rst.
+ * Every operation, GET_STATE included, holds s->lock, so STARTING, STOPPING
+ * and TERMINATING are never observable: no operation finds the session in
+ * one of them. The errnos each operation returns in each state are listed
+ * in Documentation/abi.rst.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -53,20 +53,25 @@ static int fxt_initialize(struct fxt_session *s, const struct fxt_config *cfg)
 	s->active_categories = cats;
 	s->aborted = false;
 	s->results_written = false;
-	s->need_preamble = true;
 	fxt_packets_reset(s);
 	s->state = FXT_STATE_INITIALIZED;
 	return 0;
 }
 
+/* Every CPU whose durable buffer was emptied starts it with its preamble. */
 static void fxt_write_preambles(struct fxt_session *s)
 {
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
+		struct fxt_cpu *c = &s->cpus[cpu];
+
+		if (!c->need_preamble)
+			continue;
 		preempt_disable();
-		fxt_write_cpu_preamble(&s->cpus[cpu]);
+		fxt_write_cpu_preamble(c);
 		preempt_enable();
+		c->need_preamble = false;
 	}
 }
 
@@ -77,16 +82,16 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 	unsigned int cpu;
 	int ret;
 
+	/*
+	 * INITIALIZED or STOPPED may start. The transient states are never
+	 * seen here (s->lock), so the controller's STOPPING and TERMINATING
+	 * errors cannot happen.
+	 */
 	switch (s->state) {
 	case FXT_STATE_READY:
 		return -EBADFD;		/* NOT_INITIALIZED */
-	case FXT_STATE_STARTING:
 	case FXT_STATE_STARTED:
 		return -EALREADY;	/* ALREADY_STARTED */
-	case FXT_STATE_STOPPING:
-		return -EAGAIN;		/* STOPPING */
-	case FXT_STATE_TERMINATING:
-		return -ESHUTDOWN;	/* TERMINATING */
 	}
 	if (!fxt_reserved_zero(o->reserved, ARRAY_SIZE(o->reserved)) ||
 	    o->additional_categories & ~FXT_CAT_ALL ||
@@ -99,15 +104,11 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 
 	s->state = FXT_STATE_STARTING;
 	if (disposition != FXT_START_RETAIN) {
+		/* CLEAR_NONDURABLE: on a CPU that spilled, the durable too. */
 		fxt_buffers_clear(s, disposition == FXT_START_CLEAR_ENTIRE);
 		fxt_packets_reset(s);
-		if (disposition == FXT_START_CLEAR_ENTIRE)
-			s->need_preamble = true;
 	}
-	if (s->need_preamble) {
-		fxt_write_preambles(s);
-		s->need_preamble = false;
-	}
+	fxt_write_preambles(s);
 	/* Interrupts in flight at the last stop will not end in this run. */
 	for_each_possible_cpu(cpu) {
 		s->cpus[cpu].irq_depth = 0;
@@ -123,6 +124,8 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 		return ret;
 	}
 	s->state = FXT_STATE_STARTED;
+	/* Earlier runs' STARTED / STOPPED nobody read: the FIFO stays small. */
+	fxt_packets_drop_control(s);
 	fxt_packet_post(s, FXT_PKT_STARTED, 0, FXT_FIFO_PROTOCOL_VERSION, 0);
 	return 0;
 }
@@ -306,6 +309,7 @@ int fxt_session_init(struct fxt_session *s)
 {
 	mutex_init(&s->lock);
 	spin_lock_init(&s->pkt_lock);
+	mutex_init(&s->pkt_read_lock);
 	init_waitqueue_head(&s->pkt_wait);
 	atomic_set(&s->map_count, 0);
 	s->state = FXT_STATE_READY;

@@ -15,6 +15,10 @@
  *               buffer: durable full stops recording on that CPU;
  *  retain_*     start / stop / start: RETAIN keeps the first window,
  *               CLEAR_ENTIRE loses it (buffers read through the mapping);
+ *  clear_nondurable_*  CLEAR_NONDURABLE loses the first window's rolling
+ *               data but keeps its durable records; after durable records
+ *               spilled into the rolling buffer (oneshot, 4 KiB durable),
+ *               every reference in the second window still resolves;
  *  nesting_*    all categories under timer and IPI load: interrupt
  *               begin/end events nest per CPU.
  *
@@ -1036,7 +1040,166 @@ TEST(clear_entire_loses_first_window)
 }
 
 /* ------------------------------------------------------------------ */
-/* 6. Interrupt events nest under timer and IPI load.                  */
+/* 6. Start / stop / start: CLEAR_NONDURABLE.                          */
+
+static struct two_windows NONDUR;
+
+/*
+ * CLEAR_NONDURABLE empties the rolling buffers only: the first window's
+ * switches are gone, the second's are all there, and the first window's
+ * durable records (the kernel objects of pair A, named at fork) are kept.
+ */
+TEST(clear_nondurable_loses_first_window)
+{
+	NEED(NONDUR);
+	EXPECT_EQ(0, NONDUR.log_lost);
+	EXPECT_LT(300, NONDUR.log_a);
+	EXPECT_EQ(0, tid_switches(&NONDUR.sa))
+		TH_LOG("thread A's switches survived CLEAR_NONDURABLE");
+	EXPECT_EQ(NONDUR.log_b, tid_switches(&NONDUR.sb))
+		TH_LOG("thread B's switches (second window): log vs buffers");
+}
+
+TEST(clear_nondurable_keeps_durable)
+{
+	NEED(NONDUR);
+	EXPECT_LE(2, NONDUR.sa.kobj_watched)
+		TH_LOG("thread A's kernel objects (durable) did not survive CLEAR_NONDURABLE");
+	EXPECT_EQ(0, reassigned(&NONDUR.sa));
+	EXPECT_EQ(0, NONDUR.sa.thread_undefined);
+	EXPECT_EQ(0, NONDUR.sa.string_undefined);
+	EXPECT_EQ(0, NONDUR.sa.diags);
+	EXPECT_FALSE(NONDUR.sa.read_error);
+}
+
+/*
+ * Oneshot with a 4 KiB durable buffer that fills in the first window, so
+ * durable records (threads indexed then, their names) spill into the
+ * rolling buffer; then CLEAR_NONDURABLE. Clearing the rolling buffer erases
+ * those records: the CPU must not keep using the indices they defined
+ * (buffers.rst: such a CPU's durable buffer and tables are cleared too).
+ * A ping-pong pair runs through both windows, so its threads, indexed in
+ * the first, switch again in the second.
+ */
+static struct {
+	bool ran;
+	char why[256];
+	struct fxt_cpu_stats s1[FM_MAX_CPUS], s2[FM_MAX_CPUS];
+	pid_t pair[2];
+	int dump_status;
+	struct fm_scan scan;
+	char archive[PATH_MAX], dump_log[PATH_MAX];
+} NDSPILL;
+
+static void run_nondurable_spill(void)
+{
+	struct renamer r[FM_MAX_CPUS];
+	uint64_t tids[2];
+	struct fm_bg *bg = NULL;
+	struct dev d;
+	int err;
+
+	snprintf(NDSPILL.archive, sizeof(NDSPILL.archive),
+		 "%s/modes-nondurable-spill.fxt", tmpdir());
+	snprintf(NDSPILL.dump_log, sizeof(NDSPILL.dump_log),
+		 "%s/modes-nondurable-spill-dump.log", tmpdir());
+	err = dev_init(&d, FXT_MODE_ONESHOT, 2 << 20, 4096, FXT_CAT_SCHED);
+	if (err) {
+		snprintf(NDSPILL.why, sizeof(NDSPILL.why), "initialize: %s",
+			 strerror(-err));
+		return;
+	}
+	err = dev_start(&d, FXT_START_CLEAR_ENTIRE);
+	/* Fill every CPU's durable buffer, then index new threads. */
+	for (int i = 0; !err && i < NCPUS; i++) {
+		r[i] = (struct renamer){ .cpu = CPUS[i], .n = 200, .tag = 'n' };
+		pthread_create(&r[i].th, NULL, renamer_main, &r[i]);
+	}
+	for (int i = 0; !err && i < NCPUS; i++)
+		pthread_join(r[i].th, NULL);
+	if (!err) {
+		bg = fm_pingpong_bg(ULONG_MAX, CPUS[0], CPUS[NCPUS - 1]);
+		if (!bg)
+			err = -ENOMEM;
+	}
+	if (!err) {
+		usleep(200000);
+		err = get_stats(&d, NDSPILL.s1);
+	}
+	if (!err)
+		err = dev_stop(&d, 0);
+	if (!err)
+		err = dev_start(&d, FXT_START_CLEAR_NONDURABLE);
+	if (!err)
+		usleep(200000);
+	fm_bg_stop(bg);
+	if (bg) {
+		int e = fm_bg_join(bg, NDSPILL.pair);
+
+		err = err ? err : e;
+	}
+	if (!err)
+		err = dev_stop(&d, FXT_STOP_WRITE_RESULTS);
+	if (!err)
+		err = get_stats(&d, NDSPILL.s2);
+	if (!err)
+		err = dev_save(&d, NDSPILL.archive);
+	dev_close(&d);
+	if (err) {
+		snprintf(NDSPILL.why, sizeof(NDSPILL.why), "%s", strerror(-err));
+		return;
+	}
+	NDSPILL.dump_status = col_dump_check(NDSPILL.archive,
+					     NDSPILL.dump_log, 120);
+	tids[0] = NDSPILL.pair[0], tids[1] = NDSPILL.pair[1];
+	err = fm_scan(NDSPILL.archive, tids, 2, &NDSPILL.scan);
+	if (err) {
+		snprintf(NDSPILL.why, sizeof(NDSPILL.why), "scan: %s",
+			 strerror(-err));
+		return;
+	}
+	NDSPILL.ran = true;
+	print_stats("nondurable-spill, first window", NDSPILL.s1);
+	print_stats("nondurable-spill, second window", NDSPILL.s2);
+}
+
+TEST(clear_nondurable_spill_durable_was_full)
+{
+	bool any = false;
+
+	NEED(NDSPILL);
+	for (int i = 0; i < NCPUS; i++)
+		any |= !!(NDSPILL.s1[CPUS[i]].flags & FXT_CPU_DURABLE_FULL);
+	ASSERT_TRUE(any) TH_LOG("4 KiB durable buffer never full: tested nothing");
+}
+
+TEST(clear_nondurable_spill_refs_resolve)
+{
+	uint64_t undef = 0;
+
+	NEED(NDSPILL);
+	for (int c = 0; c < FM_MAX_CPUS; c++)
+		undef += NDSPILL.scan.prov[c].undefined_refs;
+	EXPECT_EQ(0, undef);
+	EXPECT_EQ(0, NDSPILL.scan.thread_undefined);
+	EXPECT_EQ(0, NDSPILL.scan.string_undefined);
+	EXPECT_EQ(0, NDSPILL.scan.undefined_strs);
+	EXPECT_EQ(0, NDSPILL.scan.diags);
+	EXPECT_FALSE(NDSPILL.scan.read_error);
+	/* The pair switched in the second window, through its CPUs' tables. */
+	EXPECT_LT(0, tid_switches(&NDSPILL.scan));
+}
+
+TEST(clear_nondurable_spill_dump_check)
+{
+	NEED(NDSPILL);
+	if (NDSPILL.dump_status)
+		col_print_file("fxt-dump --check", NDSPILL.dump_log, 20);
+	EXPECT_EXIT0(NDSPILL.dump_status, "fxt-dump --check");
+}
+
+/* ------------------------------------------------------------------ */
+/* 7. Interrupt events nest under timer and IPI load.                  */
 
 static struct crun NEST;
 
@@ -1136,9 +1299,14 @@ int main(int argc, char **argv)
 				"modes-clear");
 		run_two_windows(&RETAIN_CIRC, FXT_MODE_CIRCULAR,
 				FXT_START_RETAIN, "modes-retain-circ");
-		if (!RETAIN.ran || !CLEAR.ran || !RETAIN_CIRC.ran)
-			printf("# two windows: %s %s %s\n", RETAIN.why,
-			       CLEAR.why, RETAIN_CIRC.why);
+		run_two_windows(&NONDUR, FXT_MODE_ONESHOT,
+				FXT_START_CLEAR_NONDURABLE, "modes-nondurable");
+		if (!RETAIN.ran || !CLEAR.ran || !RETAIN_CIRC.ran || !NONDUR.ran)
+			printf("# two windows: %s %s %s %s\n", RETAIN.why,
+			       CLEAR.why, RETAIN_CIRC.why, NONDUR.why);
+		run_nondurable_spill();
+		if (!NDSPILL.ran)
+			printf("# nondurable spill: %s\n", NDSPILL.why);
 		run_nesting();
 	}
 	printf("# scenarios took %.1f s\n", col_now() - t0);

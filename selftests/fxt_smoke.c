@@ -127,11 +127,16 @@ static int fxt_init(int fd, __u32 mode, __u64 size)
 	return ioctl(fd, FXT_IOC_INITIALIZE, &cfg) ? -errno : 0;
 }
 
-static int fxt_start(int fd)
+static int fxt_start_disp(int fd, __u32 disposition)
 {
-	struct fxt_start_options opt = { .disposition = FXT_START_CLEAR_ENTIRE };
+	struct fxt_start_options opt = { .disposition = disposition };
 
 	return ioctl(fd, FXT_IOC_START, &opt) ? -errno : 0;
+}
+
+static int fxt_start(int fd)
+{
+	return fxt_start_disp(fd, FXT_START_CLEAR_ENTIRE);
 }
 
 static int fxt_stop(int fd, __u32 flags)
@@ -390,8 +395,9 @@ TEST_F(fxt, stop_sends_stopped_packet)
 	ASSERT_EQ(0, wait_packet(self->fd, FXT_PKT_STARTED, &p));
 	usleep(10000);
 	ASSERT_EQ(0, fxt_stop(self->fd, FXT_STOP_WRITE_RESULTS));
+	/* STOPPING is never observable: the stop is over when STOP returns. */
 	state = get_state(self->fd);
-	ASSERT_TRUE(state == FXT_STATE_STOPPING || state == FXT_STATE_STOPPED)
+	ASSERT_EQ(FXT_STATE_STOPPED, state)
 		TH_LOG("state %d right after STOP", state);
 	ASSERT_EQ(0, wait_packet(self->fd, FXT_PKT_STOPPED, &p));
 	EXPECT_EQ(1, p.data32) TH_LOG("STOPPED data32: 1 when results are to be written");
@@ -482,6 +488,252 @@ TEST_F(fxt, start_again_after_stop)
 	ASSERT_EQ(FXT_STATE_STARTED, get_state(self->fd));
 	EXPECT_EQ(0, wait_packet(self->fd, FXT_PKT_STARTED, &p));
 	ASSERT_EQ(0, fxt_stop(self->fd, 0));
+}
+
+/*
+ * A read() that faults loses no packet: the packets not copied out are read
+ * next time, whole or after the ones that were copied.
+ */
+TEST_F(fxt, read_fault_keeps_packets)
+{
+	long ps = page_size();
+	struct fxt_packet p;
+	char *ro, *buf;
+
+	ASSERT_EQ(0, fxt_init(self->fd, FXT_MODE_ONESHOT, BUF_SIZE));
+	ASSERT_EQ(0, fxt_start(self->fd));
+	ASSERT_EQ(0, fxt_stop(self->fd, 0));
+	/* STARTED and STOPPED wait; user memory the kernel cannot write: */
+	ro = mmap(NULL, ps, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ro);
+	/* ... and a buffer of two packets whose second one is read-only. */
+	buf = mmap(NULL, 2 * ps, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	ASSERT_EQ(0, mprotect(buf + ps, ps, PROT_READ));
+
+	errno = 0;
+	EXPECT_EQ(-1, read(self->fd, ro, sizeof(p)));
+	EXPECT_EQ(EFAULT, errno);
+	/* The first packet fits, the second faults: one packet returned. */
+	EXPECT_EQ((ssize_t)sizeof(p),
+		  read(self->fd, buf + ps - sizeof(p), 2 * sizeof(p)));
+	memcpy(&p, buf + ps - sizeof(p), sizeof(p));
+	EXPECT_EQ(FXT_PKT_STARTED, p.request)
+		TH_LOG("the faulting read() lost the STARTED packet");
+	memset(&p, 0, sizeof(p));
+	ASSERT_EQ(0, read_packet(self->fd, &p))
+		TH_LOG("the STOPPED packet was lost by the partial read()");
+	EXPECT_EQ(FXT_PKT_STOPPED, p.request);
+	munmap(buf, 2 * ps);
+	munmap(ro, ps);
+}
+
+/* Every packet waiting now, without blocking. Return: how many, or -errno. */
+static int drain_packets(int fd, struct fxt_packet *p, int max)
+{
+	int fl = fcntl(fd, F_GETFL), n = 0;
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK))
+		return -errno;
+	while (n < max) {
+		ssize_t r = read(fd, &p[n], sizeof(p[n]));
+
+		if (r < 0) {
+			if (errno != EAGAIN)
+				n = -errno;
+			break;
+		}
+		if (r != sizeof(p[n])) {
+			n = -EPROTO;
+			break;
+		}
+		n++;
+	}
+	fcntl(fd, F_SETFL, fl);
+	return n;
+}
+
+/*
+ * Streaming: switch on CPU 0 until some CPU rolled over (its SAVE_BUFFER is
+ * then on its way; a stop waits for it). Return: 0 or -errno.
+ */
+static int provoke_roll(int fd, const struct fxt_layout *l)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -errno;
+	for (int i = 0; i < 100000; i++) {
+		usleep(20);
+		if (i % 50)
+			continue;
+		for (unsigned int c = 0; c < l->nr_cpus; c++) {
+			struct fxt_cpu_stats st = { .cpu = c };
+
+			if (!cpu_possible(l, c))
+				continue;
+			if (ioctl(fd, FXT_IOC_GET_STATS, &st))
+				return -errno;
+			if (st.wrapped_count)
+				return 0;
+		}
+	}
+	return -ETIMEDOUT;
+}
+
+/*
+ * A BUFFER_SAVED is accepted only for a SAVE_BUFFER that read() delivered:
+ * guessing the request's values (all of them are tried) is not enough, or
+ * a collector could ack requests it never saw and let them pile up.
+ */
+TEST_F(fxt, ack_of_unread_save_buffer_refused)
+{
+	struct fxt_packet p[64], ack;
+	struct fxt_layout l;
+	int n, accepted = 0, saves = 0;
+
+	ASSERT_EQ(0, fxt_init(self->fd, FXT_MODE_STREAMING,
+			      FXT_BUFFER_SIZE_MIN));
+	ASSERT_EQ(0, get_layout(self->fd, &l));
+	ASSERT_EQ(0, fxt_start(self->fd));
+	ASSERT_EQ(0, read_packet(self->fd, &p[0]));
+	ASSERT_EQ(FXT_PKT_STARTED, p[0].request);
+	ASSERT_EQ(0, provoke_roll(self->fd, &l));
+	ASSERT_EQ(0, fxt_stop(self->fd, 0));
+	/* Stopped: every request's durable end is at most the final one. */
+	for (unsigned int c = 0; c < l.nr_cpus; c++) {
+		struct fxt_cpu_stats st = { .cpu = c };
+
+		if (!cpu_possible(&l, c))
+			continue;
+		ASSERT_EQ(0, ioctl(self->fd, FXT_IOC_GET_STATS, &st));
+		if (!st.wrapped_count)
+			continue;
+		for (__u64 d = 0; d <= st.durable_bytes; d += 8) {
+			ack = (struct fxt_packet){
+				.request = FXT_PKT_BUFFER_SAVED, .cpu = c,
+				.data32 = st.wrapped_count - 1, .data64 = d,
+			};
+			if (write(self->fd, &ack, sizeof(ack)) == sizeof(ack)) {
+				accepted++;
+				TH_LOG("cpu %u: BUFFER_SAVED {%u, %llu} accepted before its SAVE_BUFFER was read",
+				       c, ack.data32, (unsigned long long)d);
+			} else {
+				ASSERT_EQ(EINVAL, errno);
+			}
+		}
+	}
+	EXPECT_EQ(0, accepted);
+	/* Once read, the very same answer is accepted. */
+	n = drain_packets(self->fd, p, 64);
+	ASSERT_LE(2, n);
+	for (int i = 0; i < n - 1; i++) {
+		ASSERT_EQ(FXT_PKT_SAVE_BUFFER, p[i].request) TH_LOG("packet %d", i);
+		ack = p[i];
+		ack.request = FXT_PKT_BUFFER_SAVED;
+		EXPECT_EQ((ssize_t)sizeof(ack), write(self->fd, &ack, sizeof(ack)))
+			TH_LOG("cpu %u: BUFFER_SAVED after the read: %s",
+			       ack.cpu, strerror(errno));
+		saves++;
+	}
+	EXPECT_EQ(FXT_PKT_STOPPED, p[n - 1].request);
+	EXPECT_LE(1, saves);
+}
+
+#define RETAIN_CYCLES	50
+
+/*
+ * Start/stop with RETAIN, many times, and nobody reading packets: a start
+ * drops the control packets of the runs before, so the FIFO cannot fill
+ * (a full FIFO warned, and would lose a later SAVE_BUFFER). What waits at
+ * the end is the last run's STARTED and STOPPED.
+ */
+TEST_F(fxt, retain_cycles_unread)
+{
+	struct fxt_packet p[64];
+	int n;
+
+	ASSERT_EQ(0, fxt_init(self->fd, FXT_MODE_ONESHOT, BUF_SIZE));
+	ASSERT_EQ(0, fxt_start(self->fd));
+	ASSERT_EQ(0, fxt_stop(self->fd, 0));
+	for (int i = 0; i < RETAIN_CYCLES; i++) {
+		ASSERT_EQ(0, fxt_start_disp(self->fd, FXT_START_RETAIN))
+			TH_LOG("cycle %d", i);
+		ASSERT_EQ(0, fxt_stop(self->fd, 0)) TH_LOG("cycle %d", i);
+	}
+	n = drain_packets(self->fd, p, 64);
+	for (int i = 0; i < n; i++)
+		TH_LOG("packet %d: request %u data32 %u", i, p[i].request,
+		       p[i].data32);
+	ASSERT_EQ(2, n);
+	EXPECT_EQ(FXT_PKT_STARTED, p[0].request);
+	EXPECT_EQ(FXT_FIFO_PROTOCOL_VERSION, p[0].data32);
+	EXPECT_EQ(FXT_PKT_STOPPED, p[1].request);
+	EXPECT_EQ(0, p[1].data32);
+}
+
+/*
+ * The same in streaming mode with a SAVE_BUFFER waiting: the stale control
+ * packets go, the requests stay (each one, and in order), and each is
+ * still answered once read.
+ */
+TEST_F(fxt, retain_cycles_keep_save_buffer)
+{
+	struct fxt_packet p[64], ack;
+	struct fxt_layout l;
+	int n, started = 0, stopped = 0;
+	unsigned int seen[256] = { 0 };
+
+	ASSERT_EQ(0, fxt_init(self->fd, FXT_MODE_STREAMING,
+			      FXT_BUFFER_SIZE_MIN));
+	ASSERT_EQ(0, get_layout(self->fd, &l));
+	ASSERT_EQ(0, fxt_start(self->fd));
+	ASSERT_EQ(0, provoke_roll(self->fd, &l));
+	ASSERT_EQ(0, fxt_stop(self->fd, 0));
+	for (int i = 0; i < RETAIN_CYCLES; i++) {
+		ASSERT_EQ(0, fxt_start_disp(self->fd, FXT_START_RETAIN))
+			TH_LOG("cycle %d", i);
+		ASSERT_EQ(0, fxt_stop(self->fd, 0)) TH_LOG("cycle %d", i);
+	}
+	n = drain_packets(self->fd, p, 64);
+	for (int i = 0; i < n; i++)
+		TH_LOG("packet %d: request %u cpu %u data32 %u data64 %llu", i,
+		       p[i].request, p[i].cpu, p[i].data32,
+		       (unsigned long long)p[i].data64);
+	ASSERT_LE(3, n);
+	/* The request from before the cycles comes first. */
+	EXPECT_EQ(FXT_PKT_SAVE_BUFFER, p[0].request);
+	EXPECT_EQ(FXT_PKT_STOPPED, p[n - 1].request);
+	for (int i = 0; i < n; i++) {
+		switch (p[i].request) {
+		case FXT_PKT_STARTED:
+			started++;
+			break;
+		case FXT_PKT_STOPPED:
+			stopped++;
+			EXPECT_EQ(1, started) TH_LOG("STOPPED before STARTED");
+			break;
+		case FXT_PKT_SAVE_BUFFER:
+			ASSERT_GT(256, p[i].cpu);
+			EXPECT_EQ(0, seen[p[i].cpu]++)
+				TH_LOG("two SAVE_BUFFERs for cpu %u", p[i].cpu);
+			ack = p[i];
+			ack.request = FXT_PKT_BUFFER_SAVED;
+			EXPECT_EQ((ssize_t)sizeof(ack),
+				  write(self->fd, &ack, sizeof(ack)))
+				TH_LOG("cpu %u: BUFFER_SAVED: %s", ack.cpu,
+				       strerror(errno));
+			break;
+		default:
+			EXPECT_TRUE(false) TH_LOG("packet %d: request %u", i,
+						  p[i].request);
+		}
+	}
+	EXPECT_EQ(1, started);
+	EXPECT_EQ(1, stopped);
 }
 
 /* Closing the device ends the session, even while tracing. */

@@ -255,6 +255,9 @@ int fm_scan(const char *path, const uint64_t *tids, int ntids,
 		    !memcmp(rec.u.kobj.name.data, fm_kobj_prefix,
 			    strlen(fm_kobj_prefix)))
 			s->kobj_prefixed++;
+		if (rec.type == FXT_REC_KERNEL_OBJ &&
+		    watched(tids, ntids, rec.u.kobj.koid))
+			s->kobj_watched++;
 		if (rec.type == FXT_REC_STRING && rec.u.string.index < 0x8000) {
 			uint16_t ix = rec.u.string.index;
 			uint64_t h = 1469598103934665603ull;

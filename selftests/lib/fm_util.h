@@ -66,6 +66,7 @@ struct fm_scan {
 	uint64_t undefined_strs;	/* event string refs with no data */
 	bool read_error;
 	uint64_t kobj_prefixed;		/* kernel objects named fm_kobj_prefix* */
+	uint64_t kobj_watched;		/* kernel objects of the watched tids */
 };
 
 /* fm_scan() counts kernel object records whose name starts with this. */
