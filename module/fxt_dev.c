@@ -104,38 +104,47 @@ static ssize_t fxt_read(struct file *file, char __user *buf, size_t count,
 				file->f_flags & O_NONBLOCK);
 }
 
+/* Packets fxt_write() copies in per batch, before it takes s->lock. */
+#define FXT_WRITE_BATCH		16
+
 /*
  * BUFFER_SAVED packets from the collector. Return: bytes consumed, -EINVAL
  * for a partial packet or one that answers no outstanding request, -EBADFD
- * when the session is not streaming or has no buffers.
+ * when the session is not streaming or has no buffers, -EFAULT.
+ *
+ * Packets are copied from user space before s->lock is taken: fxt_mmap()
+ * takes s->lock under mmap_lock, and a fault in copy_from_user() takes
+ * mmap_lock, so copying under s->lock could deadlock against an mmap().
  */
 static ssize_t fxt_write(struct file *file, const char __user *buf,
 			 size_t count, loff_t *ppos)
 {
 	struct fxt_session *s = file->private_data;
-	struct fxt_packet pkt;
+	struct fxt_packet pkts[FXT_WRITE_BATCH];
 	size_t done = 0;
 	int ret = 0;
 
-	if (!count || count % sizeof(pkt))
+	if (!count || count % sizeof(pkts[0]))
 		return -EINVAL;
-	mutex_lock(&s->lock);
-	if (!s->area || s->mode != FXT_MODE_STREAMING) {
-		ret = -EBADFD;
-		goto out;
-	}
-	while (done < count) {
-		if (copy_from_user(&pkt, buf + done, sizeof(pkt))) {
+	while (!ret && done < count) {
+		size_t n = min_t(size_t, (count - done) / sizeof(pkts[0]),
+				 FXT_WRITE_BATCH);
+		size_t i;
+
+		if (copy_from_user(pkts, buf + done, n * sizeof(pkts[0]))) {
 			ret = -EFAULT;
 			break;
 		}
-		ret = fxt_buffer_saved(s, &pkt);
-		if (ret)
-			break;
-		done += sizeof(pkt);
+		mutex_lock(&s->lock);
+		if (!s->area || s->mode != FXT_MODE_STREAMING)
+			ret = -EBADFD;
+		for (i = 0; !ret && i < n; i++) {
+			ret = fxt_buffer_saved(s, &pkts[i]);
+			if (!ret)
+				done += sizeof(pkts[0]);
+		}
+		mutex_unlock(&s->lock);
 	}
-out:
-	mutex_unlock(&s->lock);
 	return done ? done : ret;
 }
 
