@@ -631,7 +631,7 @@ static bool make_event(struct report *rp, const struct fxt_record *rec, struct e
 			return true;
 		}
 		e->kind = EV_SWITCH;
-		e->cpu = rec->u.sw.cpu;
+		e->cpu = rec->cpu;	/* the provider of a per-CPU provider */
 		e->out_state = rec->u.sw.out_state;
 		e->flags = (rec->u.sw.out.defined ? EVF_OUT : 0) |
 			   (rec->u.sw.in.defined ? EVF_IN : 0) |

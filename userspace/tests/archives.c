@@ -262,6 +262,36 @@ static void build_cross_cpu(struct fxt_writer *w)
 			 fxt_thread_inline(0, 0), 0);
 }
 
+/*
+ * CPUs 0 and 256 as fxt-collect writes them: providers 0 and 256, named
+ * "cpu0" and "cpu256". The context switch's 8-bit cpu field holds 0 on
+ * both (records.rst), the wakeup's 16-bit field 256: the CPU is the
+ * provider, so the report and the JSON show CPU 256 apart from CPU 0.
+ */
+static void build_cpu256(struct fxt_writer *w)
+{
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_init(w, NS);
+	fxt_write_provider_info(w, 256, "cpu256");
+	fxt_write_init(w, NS);
+	fxt_write_provider_section(w, 0);
+	fxt_write_process(w, 30, "db");
+	fxt_write_thread_kobj(w, 30, "db", 30);
+	fxt_write_thread_kobj(w, 31, "db-log", 30);
+	fxt_write_switch(w, 0, 1000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(30, 30), 20);
+	fxt_write_switch(w, 0, 4000, FXT_THREAD_BLOCKED, fxt_thread_inline(30, 30), 20,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_provider_section(w, 256);
+	/* The kernel writes CPU 256 mod 256 into the switch's 8 bits. */
+	fxt_write_switch(w, 256 & 0xff, 1500, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(30, 31), 20);
+	fxt_write_wakeup(w, 256, 2000, 30, 20, 31);
+	fxt_write_switch(w, 256 & 0xff, 3000, FXT_THREAD_BLOCKED, fxt_thread_inline(30, 31), 20,
+			 fxt_thread_inline(0, 0), 0);
+}
+
 /* ------------------------------------------------------------------ */
 /* Check archives: one kind of defect each.                             */
 
@@ -489,6 +519,34 @@ static void build_sched_args(struct fxt_writer *w)
 	fxt_write_switch_v2(w, 0, 30, FXT_THREAD_NEW, 1, 2, a, 1);
 }
 
+/*
+ * cpu fields that contradict their per-CPU provider, and the same fields
+ * in providers that are not per-CPU (no defect there).
+ */
+static void build_cpu_mismatch(struct fxt_writer *w)
+{
+	struct fxt_arg a = fxt_arg_i32(fxt_str("incoming_weight"), 20);
+
+	prelude(w);
+	fxt_write_switch(w, 0, 10, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(1, 1), 20);			/* right */
+	fxt_write_provider_info(w, 1, "cpu1");
+	fxt_write_switch(w, 2, 10, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(2, 2), 20);			/* wrong */
+	fxt_write_switch_v2(w, 5, 20, FXT_THREAD_NEW, 2, 3, &a, 1);	/* wrong */
+	fxt_write_wakeup(w, 3, 30, 2, 20, 3);				/* wrong */
+	fxt_write_provider_info(w, 257, "cpu257");
+	fxt_write_switch(w, 1, 10, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(4, 4), 20);			/* right: 257 mod 256 */
+	fxt_write_switch_v2(w, 257, 20, FXT_THREAD_NEW, 4, 5, &a, 1);	/* right */
+	fxt_write_wakeup(w, 1, 30, 4, 20, 5);				/* wrong: 16 bits */
+	fxt_write_provider_info(w, 2, "cpu02");		/* not per-CPU: any field */
+	fxt_write_switch(w, 9, 10, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(6, 6), 20);
+	fxt_write_provider_info(w, 3, "app");
+	fxt_write_wakeup(w, 4, 30, 6, 20, 7);
+}
+
 static void build_time_backwards(struct fxt_writer *w)
 {
 	prelude(w);
@@ -559,6 +617,8 @@ const struct tcase tcases[] = {
 	GOLDEN("ticks", build_ticks, "1 tick = 1 microsecond"),
 	GOLDEN("cross-cpu", build_cross_cpu,
 	       "chunks of two CPUs overlapping in time: a wakeup later in the file"),
+	GOLDEN("cpu256", build_cpu256,
+	       "CPUs 0 and 256: the 8-bit cpu field of their switches is 0 on both"),
 
 	CHECK("no-magic", build_no_magic, "no magic number record", FXT_D_NO_MAGIC),
 	CHECK("big-endian", build_big_endian, "byte-swapped magic", FXT_D_BIG_ENDIAN),
@@ -602,6 +662,8 @@ const struct tcase tcases[] = {
 	      FXT_D_SWITCH_STATE),
 	CHECK("sched-args", build_sched_args, "wakeup/switch arguments of the wrong type",
 	      FXT_D_SCHED_ARGS),
+	CHECK("cpu-mismatch", build_cpu_mismatch,
+	      "cpu fields contradicting their per-CPU provider", FXT_D_CPU_MISMATCH),
 	CHECK("time-backwards", build_time_backwards, "time going back in one provider",
 	      FXT_D_TIME_BACKWARDS),
 	CHECK("duration-end", build_duration_end, "a complete event ending before it begins",
