@@ -20,12 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "hist.h"
 #include "libfxt.h"
 #include "outbuf.h"
+#include "progress.h"
 #include "u64map.h"
 
 static const char usage[] =
@@ -63,6 +63,7 @@ static const char usage[] =
 static char out_mem[OUTBUF_SIZE + OUTBUF_SLACK];
 static struct outbuf out;
 static const char *prog = "fxt-report";
+static struct progress pg;	/* standard error, on a terminal */
 
 #define IRQ_KOID_BASE	0x40000001ull	/* CPU c's interrupt pseudo-thread (records.rst) */
 #define IRQ_STACK	16
@@ -1271,6 +1272,7 @@ static int on_diag(void *ctx, uint64_t offset, enum fxt_diag_id id, const char *
 	struct diag_ctx *d = ctx;
 	bool warning = fxt_diag_severity(id) == FXT_SEV_WARNING;
 
+	progress_clear(&pg);
 	if (id == FXT_D_TRUNCATED)
 		fprintf(stderr, "%s: warning: %s\n", prog, msg);
 	else if (warning || id == FXT_D_IO_ERROR || id == FXT_D_SIZE_ZERO ||
@@ -1278,14 +1280,6 @@ static int on_diag(void *ctx, uint64_t offset, enum fxt_diag_id id, const char *
 		fprintf(stderr, "%s: offset 0x%llx: %s%s\n", prog, (unsigned long long)offset,
 			warning ? "warning: " : "", msg);
 	return 0;
-}
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 int main(int argc, char **argv)
@@ -1307,10 +1301,8 @@ int main(int argc, char **argv)
 	struct evmerge em;
 	const struct ev *e;
 	struct outbuf *o;
-	bool csv = false, top_given = false, progress, one_thread = true;
+	bool csv = false, top_given = false, one_thread = true;
 	long top = 20;
-	double next_tick = 0;
-	uint64_t size;
 	int c, rc = 0;
 	size_t k;
 	char *end;
@@ -1375,8 +1367,8 @@ int main(int argc, char **argv)
 	fxt_merge_skip_args(rp.m, FXT_SKIP_SCHED_ARGS | FXT_SKIP_SPAN_ARGS);
 	o = &out;
 	ob_init(o, STDOUT_FILENO, out_mem, OUTBUF_SIZE);
-	size = fxt_merge_size(rp.m);
-	progress = isatty(STDERR_FILENO) && size > (64u << 20);
+	/* The report is printed at the end: the terminal is free until then. */
+	progress_init(&pg, prog, STDERR_FILENO, fxt_merge_size(rp.m), PROGRESS_MIN_BYTES, true);
 
 	memset(&pipe, 0, sizeof(pipe));
 	pipe.rp = &rp;
@@ -1402,15 +1394,8 @@ int main(int argc, char **argv)
 		if (one_thread) {
 			/* no copy: resolve and apply in place */
 			apply_block(&rp, (struct ev *)e, 1);
-			if (!(++nev & (BLOCK_EVENTS - 1)) && progress && now() >= next_tick) {
-				uint64_t off = fxt_merge_bytes(rp.m);
-
-				fprintf(stderr, "\r%s: %3u%% (%llu of %llu MiB)", prog,
-					(unsigned int)(off * 100 / size),
-					(unsigned long long)(off >> 20),
-					(unsigned long long)(size >> 20));
-				next_tick = now() + 0.25;
-			}
+			if (!(++nev & (BLOCK_EVENTS - 1)))
+				progress_update(&pg, fxt_merge_bytes(rp.m));
 			continue;
 		}
 		block[nev] = *e;
@@ -1422,15 +1407,7 @@ int main(int argc, char **argv)
 				block = pipe.blocks[tail];
 			}
 			nev = 0;
-			if (progress && now() >= next_tick) {
-				uint64_t off = fxt_merge_bytes(rp.m);
-
-				fprintf(stderr, "\r%s: %3u%% (%llu of %llu MiB)", prog,
-					(unsigned int)(off * 100 / size),
-					(unsigned long long)(off >> 20),
-					(unsigned long long)(size >> 20));
-				next_tick = now() + 0.25;
-			}
+			progress_update(&pg, fxt_merge_bytes(rp.m));
 		}
 	}
 	if (!one_thread) {
@@ -1447,8 +1424,7 @@ int main(int argc, char **argv)
 		free(pipe.blocks[k]);
 	pthread_mutex_destroy(&pipe.mu);
 	pthread_cond_destroy(&pipe.cv);
-	if (progress)
-		fprintf(stderr, "\r\033[K");
+	progress_end(&pg);
 	if (fxt_merge_status(rp.m) < 0)
 		rc = 1;
 	finish(&rp);

@@ -708,10 +708,11 @@ static void finish(struct json *j)
 	}
 }
 
-int fxt_json_convert(struct fxt_merge *m, struct outbuf *o)
+int fxt_json_convert(struct fxt_merge *m, struct outbuf *o, struct progress *pg)
 {
 	const struct fxt_record *rec;
 	struct fxt_reader *r;
+	unsigned int n = 0;
 	struct json j;
 
 	memset(&j, 0, sizeof(j));
@@ -724,6 +725,8 @@ int fxt_json_convert(struct fxt_merge *m, struct outbuf *o)
 		uint64_t ts;
 
 		j.from = r;
+		if (pg && !(++n & 4095))
+			progress_update(pg, fxt_merge_bytes(m));
 		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
 			continue;
 		switch (rec->type) {

@@ -12,7 +12,8 @@
 #   3. defective archives: fxt-dump --check fails with "offset 0x..." lines,
 #      and no tool crashes on them;
 #   4. committed inputs (tests/inputs/, fuzzer finds): no tool crashes;
-#   5. a truncated archive: one warning, everything before it kept;
+#   5. a truncated archive: one warning, everything before it kept; the
+#      progress indicator only on a terminal's standard error;
 #   6. --help and usage errors;
 #   7. with --fuzz, the libFuzzer target for SECONDS (one test: no crash;
 #      a crash is saved in tests/inputs/ and becomes a regression input).
@@ -164,6 +165,35 @@ for tool in "fxt-dump --json" "fxt-dump --check" fxt-report; do
 	"$B"/$tool cut.fxt >/dev/null 2>cut.err
 	if [ "$(grep -c 'truncated record at offset' cut.err)" -le 1 ]; then ok; else bad "$tool: truncation warning"; fi
 done
+
+# 5b. The progress indicator (lib/progress.c): on standard error only, only
+# when it is a terminal (script(1) gives the tool one) and the archive is
+# over 64 MiB (a sparse 65 MiB archive: one large blob, read in no time);
+# never on standard output; fxt-dump has none while its output streams to
+# the same terminal.
+"$B/mkarchive" --large 65 big.fxt || bad "mkarchive --large"
+for tool in "fxt-dump" "fxt-dump --check" "fxt-dump --json" fxt-report; do
+	[ "$tool" = fxt-report ] && [ $have_report = 0 ] && continue
+	name=${tool%% *}
+	# shellcheck disable=SC2086
+	"$B"/$tool big.fxt >big.out 2>big.err
+	if grep -q '% (' big.err big.out; then bad "$tool: progress without a terminal"; else ok; fi
+	if command -v script >/dev/null; then
+		script -qec "'$B'/$tool big.fxt >big.out" /dev/null </dev/null >big.tty 2>&1
+		if grep -q "$name:   0% (0 of 65 MiB)" big.tty && ! grep -q '% (' big.out; then
+			ok
+		else
+			bad "$tool: no progress on a terminal, or progress on standard output"
+			od -c big.tty | head -n 5 >&2
+		fi
+	else
+		bad "script(1) (bsdutils) is missing: cannot test the progress indicator"
+	fi
+done
+if command -v script >/dev/null; then
+	script -qec "'$B'/fxt-dump big.fxt" /dev/null </dev/null >big.tty 2>&1
+	if grep -q '% (' big.tty; then bad "fxt-dump: progress mixed into its output on a terminal"; else ok; fi
+fi
 
 # 6. --help tells how to use the tool; bad usage exits 2.
 for tool in fxt-dump fxt-report; do

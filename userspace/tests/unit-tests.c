@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -23,6 +24,7 @@
 #include "hist.h"
 #include "libfxt.h"
 #include "outbuf.h"
+#include "progress.h"
 
 static unsigned int passed, failed, expect_failures;
 static const char *current;
@@ -859,6 +861,65 @@ static void test_hist(void)
 	EXPECT_EQ_U(hist_percentile(&h, 100), UINT64_MAX);
 }
 
+/* The progress indicator: only on a terminal, only for large archives. */
+static void test_progress(void)
+{
+	static const char want[] = "\rt:   0% (0 of 100 MiB)\r\033[K";
+	struct progress p;
+	char buf[256];
+	size_t got;
+	ssize_t n;
+	int fds[2], master, slave = -1;
+
+	/* A pipe is not a terminal: nothing is written. */
+	EXPECT(pipe(fds) == 0);
+	progress_init(&p, "t", fds[1], 100ull << 20, PROGRESS_MIN_BYTES, true);
+	EXPECT(!p.on);
+	progress_update(&p, 50ull << 20);
+	progress_show(&p, 60ull << 20);
+	progress_end(&p);
+	close(fds[1]);
+	EXPECT(read(fds[0], buf, sizeof(buf)) == 0);
+	close(fds[0]);
+
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	EXPECT(master >= 0);
+	if (master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0)
+		slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	EXPECT(slave >= 0);
+	if (slave < 0) {
+		close(master);
+		return;
+	}
+	/* A terminal, but a small archive or not allowed: off. */
+	progress_init(&p, "t", slave, PROGRESS_MIN_BYTES, PROGRESS_MIN_BYTES, true);
+	EXPECT(!p.on);
+	progress_init(&p, "t", slave, 100ull << 20, PROGRESS_MIN_BYTES, false);
+	EXPECT(!p.on);
+	/* On: the 0% line at once, erased at the end. */
+	progress_init(&p, "t", slave, 100ull << 20, PROGRESS_MIN_BYTES, true);
+	EXPECT(p.on);
+	progress_end(&p);
+	EXPECT(!p.on);
+	progress_update(&p, 100ull << 20);	/* off after the end */
+	/* The two writes may come out of the pty apart: read up to the end. */
+	got = 0;
+	while (got < strlen(want)) {
+		struct pollfd pfd = { master, POLLIN, 0 };
+
+		if (poll(&pfd, 1, 2000) != 1)
+			break;
+		n = read(master, buf + got, sizeof(buf) - 1 - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = 0;
+	EXPECT(!strcmp(buf, want));
+	close(slave);
+	close(master);
+}
+
 int main(void)
 {
 	run("writer: magic bytes", test_writer_magic);
@@ -879,6 +940,7 @@ int main(void)
 	run("reader: every diagnostic is tested", test_all_diags_covered);
 	run("outbuf: formatting", test_outbuf);
 	run("hist: percentiles", test_hist);
+	run("progress: only on a terminal", test_progress);
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
