@@ -34,7 +34,9 @@ static const char usage[] =
 "                exit 1 if there is any error\n"
 "  -j, --json    convert to the JSON Trace Event Format (chrome://tracing,\n"
 "                Perfetto): CPU, thread-state, interrupt, wakeup and counter\n"
-"                tracks; timestamps in microseconds\n"
+"                tracks; timestamps in microseconds. Needs a regular file to\n"
+"                read the CPUs in time order: from a pipe it warns and\n"
+"                converts in file order (thread states may then be wrong)\n"
 "  -h, --help    show this help and exit\n"
 "\n"
 "Without an option every record is printed as: offset, record type, and its\n"
@@ -402,6 +404,11 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		fxt_merge_set_diag(m, on_diag, &cs);
+		if (!fxt_merge_ordered(m))
+			fprintf(stderr, "%s: warning: %s: converted in file order (not a regular"
+				" file, or over 1024 providers): thread states and wakeups that"
+				" cross CPUs may be wrong; convert a regular file\n",
+				prog, path);
 		progress_init(&pg, prog, STDERR_FILENO, fxt_merge_size(m), PROGRESS_MIN_BYTES,
 			      !out_tty);
 		n = fxt_json_convert(m, o, &pg);

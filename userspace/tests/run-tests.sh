@@ -12,8 +12,9 @@
 #   3. defective archives: fxt-dump --check fails with "offset 0x..." lines,
 #      and no tool crashes on them;
 #   4. committed inputs (tests/inputs/, fuzzer finds): no tool crashes;
-#   5. a truncated archive: one warning, everything before it kept; the
-#      progress indicator only on a terminal's standard error;
+#   5. a truncated archive: one warning, everything before it kept;
+#      --json from a pipe warns; the progress indicator only on a
+#      terminal's standard error;
 #   6. --help and usage errors;
 #   7. with --fuzz, the libFuzzer target for SECONDS (one test: no crash;
 #      a crash is saved in tests/inputs/ and becomes a regression input).
@@ -165,6 +166,26 @@ for tool in "fxt-dump --json" "fxt-dump --check" fxt-report; do
 	"$B"/$tool cut.fxt >/dev/null 2>cut.err
 	if [ "$(grep -c 'truncated record at offset' cut.err)" -le 1 ]; then ok; else bad "$tool: truncation warning"; fi
 done
+
+# 5a. --json from a pipe converts in file order: it must say so (stderr
+# only, exit 0); standard input redirected from a file is in time order.
+"$B/mkarchive" cross-cpu cross.fxt
+cat cross.fxt | "$B/fxt-dump" --json - >pipe.json 2>pipe.err
+rc=$?
+if [ $rc -eq 0 ] && [ "$(wc -l <pipe.err)" = 1 ] &&
+   grep -q '^fxt-dump: warning: -: converted in file order' pipe.err &&
+   ! grep -q 'file order' pipe.json; then
+	ok
+else
+	bad "fxt-dump --json from a pipe: exit $rc, no single warning"
+	cat pipe.err >&2
+fi
+"$B/fxt-dump" --json - <cross.fxt >stdin.json 2>stdin.err
+if [ $? -eq 0 ] && [ ! -s stdin.err ] && cmp -s stdin.json "$G/cross-cpu.json"; then
+	ok
+else
+	bad "fxt-dump --json - <file: not the time-ordered conversion"
+fi
 
 # 5b. The progress indicator (lib/progress.c): on standard error only, only
 # when it is a terminal (script(1) gives the tool one) and the archive is
