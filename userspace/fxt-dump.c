@@ -9,7 +9,9 @@
  *   fxt-dump --json FILE   JSON Trace Event Format for chrome://tracing and
  *                          Perfetto's JSON importer
  *
- * All three stream the archive once in constant memory (libfxt's reader).
+ * All three stream the archive in constant memory: the dump and --check
+ * read it once with libfxt's reader, --json twice with its merge
+ * (lib/merge.c: the record headers of the whole file, then the records).
  */
 #include <errno.h>
 #include <getopt.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * fxt-report - scheduling statistics of an FXT archive in one pass.
+ * fxt-report - scheduling statistics of an FXT archive, in time order.
  *
  * Per thread: run time, switches in, preemptions, runnable wait (time
  * preempted but runnable until it runs again), wakeups and the scheduling
@@ -12,7 +12,8 @@
  * interrupt only.
  *
  * Memory is per thread, per CPU and per handler name; records stream
- * through libfxt's reader.
+ * through libfxt's merge (lib/merge.c: a first pass over the record
+ * headers of the whole file, then each record decoded once).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -30,7 +31,7 @@
 
 static const char usage[] =
 "Usage: fxt-report [OPTION]... FILE\n"
-"Scheduling statistics of an FXT archive, computed in one streaming pass.\n"
+"Scheduling statistics of an FXT archive, computed while streaming it.\n"
 "FILE may be - for standard input.\n"
 "\n"
 "  -n, --top N      rows per table (default 20, 0 for all; with --csv all\n"
@@ -55,6 +56,8 @@ static const char usage[] =
 "Interrupts: per handler name, exclusive of nested interrupts.\n"
 "A progress indicator is shown on standard error when it is a terminal\n"
 "and the archive is larger than 64 MiB.\n"
+"Records are taken in time order across CPUs: a regular file is read twice\n"
+"(first only for where each CPU's chunks are), a pipe once in file order.\n"
 "Defects in the archive are summarised on standard error (fxt-dump --check\n"
 "lists them); records that cannot be decoded are skipped.\n"
 "Exit status: 0 success, 1 the archive could not be read to its end (the\n"

@@ -454,8 +454,10 @@ const struct fxt_kobj_info *fxt_reader_kobj(const struct fxt_reader *r, uint64_t
 /*
  * fxt-collect writes each CPU as a provider, in chunks saved as they fill,
  * so the file is in time order within a provider but not across them.
- * A merge reads a seekable archive with one reader (cursor) per provider
- * and hands out records in timestamp order; records without a timestamp
+ * A merge reads a seekable archive twice: a first pass over the whole file
+ * looks only at record headers to find each provider's chunks, then one
+ * reader (cursor) per provider decodes its records, handed out in
+ * timestamp order; records without a timestamp
  * come in place, right after their provider's previous record. Each
  * provider's records keep their order. Kernel object names are shared.
  * From a pipe (or with more than 1024 providers) records come in file

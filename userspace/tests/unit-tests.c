@@ -732,6 +732,65 @@ static void test_merge(void)
 	}
 }
 
+/* Bytes this process has read with read()/pread() (/proc/self/io rchar). */
+static uint64_t rchar(void)
+{
+	unsigned long long v = 0;
+	FILE *f = fopen("/proc/self/io", "r");
+
+	if (f) {
+		if (fscanf(f, "rchar: %llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * What the man pages and tools.rst say is read: the reader reads the file
+ * once; the merge twice (a first pass over the whole file for the headers,
+ * then every record once), plus the 8-byte look at the magic number.
+ */
+static void test_bytes_read(void)
+{
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	const struct fxt_record *mrec;
+	struct fxt_reader *r, *from;
+	struct fxt_merge *m;
+	char path[64];
+	struct stat st;
+	uint64_t before, size, merged = 0, got, self;
+	int fd = archive_file("basic", path);
+
+	EXPECT(fd >= 0 && fstat(fd, &st) == 0);
+	size = (uint64_t)st.st_size;
+	before = rchar();
+	self = rchar() - before;	/* what reading /proc/self/io reads */
+	before = rchar();
+	r = fxt_reader_open(path);
+	while (fxt_reader_next(r, rec) > 0)
+		;
+	fxt_reader_close(r);
+	got = rchar() - before - self;
+	EXPECT(got + 16 >= size && got < size + 16);
+
+	before = rchar();
+	m = fxt_merge_open(path);
+	EXPECT(m && fxt_merge_ordered(m) && fxt_merge_cursors(m) == 2);
+	while ((mrec = fxt_merge_next(m, &from)))
+		merged += mrec->nwords * 8;
+	fxt_merge_close(m);
+	got = rchar() - before - self;
+	EXPECT_EQ_U(merged, size);
+	if (got + 16 < 2 * size + 8 || got >= 2 * size + 8 + 16)
+		fprintf(stderr, "  merge read %llu bytes of a %llu-byte archive\n",
+			(unsigned long long)got, (unsigned long long)size);
+	EXPECT(got + 16 >= 2 * size + 8 && got < 2 * size + 8 + 16);
+	close(fd);
+	unlink(path);
+	free(rec);
+}
+
 /* Skipped arguments: no values, no value checks, sizes still checked. */
 static void test_skip_args(void)
 {
@@ -937,6 +996,7 @@ int main(void)
 	run("reader: per-provider state", test_providers);
 	run("reader: skipped arguments", test_skip_args);
 	run("merge: time order across providers", test_merge);
+	run("merge: reads the file twice, the reader once", test_bytes_read);
 	run("reader: every diagnostic is tested", test_all_diags_covered);
 	run("outbuf: formatting", test_outbuf);
 	run("hist: percentiles", test_hist);
