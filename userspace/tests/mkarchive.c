@@ -2,8 +2,10 @@
 /*
  * mkarchive - write one of the test archives of archives.c to a file.
  *
- *   mkarchive --list          name, kind (golden/check) and whether the
- *                             tools read it as the unit tests do ("cli")
+ *   mkarchive --list          name, kind (golden/check), whether the
+ *                             tools read it as the unit tests do ("cli"),
+ *                             and "golden-check" when its --check output
+ *                             is compared with tests/golden/NAME.check
  *   mkarchive NAME FILE       write archive NAME to FILE
  *   mkarchive --large MIB FILE
  *                             a sparse archive of MIB MiB: a magic number,
@@ -58,8 +60,9 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
 		for (i = 0; i < ntcases; i++) {
 			t = &tcases[i];
-			printf("%s %s %s\n", t->name, t->kind == T_GOLDEN ? "golden" : "check",
-			       t->bufsize || t->memlimit ? "unit" : "cli");
+			printf("%s %s %s %s\n", t->name, t->kind == T_GOLDEN ? "golden" : "check",
+			       t->bufsize || t->memlimit ? "unit" : "cli",
+			       t->golden_check ? "golden-check" : "-");
 		}
 		return 0;
 	}

@@ -9,8 +9,10 @@
 #      truncation, formatting, histograms);
 #   2. golden archives: fxt-dump, --check, --json, fxt-report and --csv
 #      output compared with tests/golden/, JSON validated by check-json.py;
-#   3. defective archives: fxt-dump --check fails with "offset 0x..." lines,
-#      and no tool crashes on them;
+#   3. defective archives: fxt-dump --check fails with "offset 0x..." lines
+#      (the golden-check ones: exactly tests/golden/NAME.check; every
+#      reserved() of lib/reader.c in reserved-bits), and no tool crashes
+#      on them;
 #   4. committed inputs (tests/inputs/, fuzzer finds): no tool crashes;
 #   5. a truncated archive: one warning, everything before it kept;
 #      --json from a pipe warns; the progress indicator only on a
@@ -112,7 +114,7 @@ for name in $(awk '$2 == "golden" { print $1 }' "$tmp/list"); do
 	fi
 done
 
-# 3. Defective archives.
+# 3. Defective archives; some with their --check text in tests/golden/.
 export ASAN_OPTIONS=$NOLEAKS
 for name in $(awk '$2 == "check" && $3 == "cli" { print $1 }' "$tmp/list"); do
 	"$B/mkarchive" "$name" "$name.fxt" || { bad "mkarchive $name"; continue; }
@@ -125,6 +127,9 @@ for name in $(awk '$2 == "check" && $3 == "cli" { print $1 }' "$tmp/list"); do
 		bad "fxt-dump --check $name: exit $rc"
 		cat "$name.check" >&2
 	fi
+	if grep -q "^$name check cli golden-check\$" "$tmp/list"; then
+		compare "$name" check "$name.check"
+	fi
 	"$B/fxt-dump" "$name.fxt" >/dev/null 2>&1; sane $? "fxt-dump $name"
 	"$B/fxt-dump" --json "$name.fxt" >"$name.json" 2>/dev/null; sane $? "fxt-dump --json $name"
 	if "$PY" "$T/check-json.py" "$name.json" >&2; then ok; else bad "check-json $name"; fi
@@ -132,6 +137,19 @@ for name in $(awk '$2 == "check" && $3 == "cli" { print $1 }' "$tmp/list"); do
 		"$B/fxt-report" "$name.fxt" >/dev/null 2>&1; sane $? "fxt-report $name"
 	fi
 done
+
+# Every reserved-field check of the reader ("what [lo..hi]") is triggered
+# by the reserved-bits archive: a new check needs a new record there.
+sed -n 's/.*reserved(&\{0,1\}c, [a-z]*, \([0-9]*\), \([0-9]*\), "\([^"]*\)");.*/\3 [\1..\2]/p' \
+	"$T/../lib/reader.c" >reserved.list
+[ -s reserved.list ] || bad "no reserved() checks found in lib/reader.c"
+while read -r what; do
+	if grep -qF "reserved bits set: $what" reserved-bits.check; then
+		ok
+	else
+		bad "reserved-bits archive does not trigger \"$what\" (lib/reader.c)"
+	fi
+done <reserved.list
 
 # 4. Committed inputs: whatever they hold, nothing crashes.
 for f in "$T"/inputs/*; do

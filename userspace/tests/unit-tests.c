@@ -106,6 +106,8 @@ struct diags {
 	uint64_t total;
 	uint64_t last_offset;
 	char last[512];
+	char log[16384];	/* every message, one per line (as much as fits) */
+	size_t loglen;
 };
 
 static uint64_t seen_ids[FXT_D_COUNT];	/* every id reported in any test */
@@ -118,6 +120,14 @@ static int collect(void *ctx, uint64_t offset, enum fxt_diag_id id, const char *
 	d->total++;
 	d->last_offset = offset;
 	snprintf(d->last, sizeof(d->last), "%s", msg);
+	if (d->loglen < sizeof(d->log) - 1) {
+		int n = snprintf(d->log + d->loglen, sizeof(d->log) - d->loglen, "%s\n", msg);
+
+		if (n > 0)
+			d->loglen += (size_t)n;
+		if (d->loglen > sizeof(d->log) - 1)
+			d->loglen = sizeof(d->log) - 1;
+	}
 	seen_ids[id]++;
 	return 0;
 }
@@ -521,6 +531,16 @@ static void test_check_cases(void)
 				EXPECT(want[k] == (d.count[k] > 0));
 			}
 		}
+		/* Each variant the case lists is reported: the message says which. */
+		for (k = 0; k < TCASE_MAX_MSGS && t->msgs[k]; k++) {
+			if (!strstr(d.log, t->msgs[k])) {
+				fprintf(stderr, "  %s: no diagnostic says \"%s\"\n", t->name,
+					t->msgs[k]);
+				EXPECT(strstr(d.log, t->msgs[k]));
+			}
+		}
+		if (t->count)
+			EXPECT_EQ_U(d.total, t->count);
 		fxt_reader_close(r);
 		free(b.data);
 	}
