@@ -9,7 +9,9 @@
  *   fxt-dump --json FILE   JSON Trace Event Format for chrome://tracing and
  *                          Perfetto's JSON importer
  *
- * All three stream the archive once in constant memory (libfxt's reader).
+ * All three stream the archive in constant memory: the dump and --check
+ * read it once with libfxt's reader, --json twice with its merge
+ * (lib/merge.c: the record headers of the whole file, then the records).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,6 +23,7 @@
 #include "libfxt.h"
 #include "outbuf.h"
 #include "json.h"
+#include "progress.h"
 
 static const char usage[] =
 "Usage: fxt-dump [OPTION] FILE\n"
@@ -33,14 +36,18 @@ static const char usage[] =
 "                exit 1 if there is any error\n"
 "  -j, --json    convert to the JSON Trace Event Format (chrome://tracing,\n"
 "                Perfetto): CPU, thread-state, interrupt, wakeup and counter\n"
-"                tracks; timestamps in microseconds\n"
+"                tracks; timestamps in microseconds. Needs a regular file to\n"
+"                read the CPUs in time order: from a pipe it warns and\n"
+"                converts in file order (thread states may then be wrong)\n"
 "  -h, --help    show this help and exit\n"
 "\n"
 "Without an option every record is printed as: offset, record type, and its\n"
 "fields with string and thread references resolved (\"name\"#3 is string\n"
 "index 3; {tid=.. pid=.. \"comm\" ref=2} a thread, ref being its index).\n"
 "Defects met while dumping or converting go to standard error; a truncated\n"
-"last record is reported once and everything before it is kept.\n"
+"last record is reported once and everything before it is kept.\n""A progress indicator is shown on standard error when it is a terminal\n"
+"and the archive is larger than 64 MiB (not while printing records or JSON\n"
+"to that terminal).\n"
 "Exit status: 0 success (--check: no errors; warnings do not count),\n"
 "1 errors found (--check) or the archive could not be read to its end,\n"
 "2 usage error.\n";
@@ -48,6 +55,7 @@ static const char usage[] =
 static char out_mem[OUTBUF_SIZE + OUTBUF_SLACK];
 static struct outbuf out;
 static const char *prog = "fxt-dump";
+static struct progress pg;	/* standard error, on a terminal */
 
 /* ------------------------------------------------------------------ */
 /* Diagnostics.                                                         */
@@ -56,6 +64,7 @@ struct check_state {
 	struct outbuf *out;
 	uint64_t errors, warnings;
 	bool check;		/* --check: print to out, else to stderr */
+	bool flush;		/* --check: out is the terminal of the progress line */
 };
 
 static int on_diag(void *ctx, uint64_t offset, enum fxt_diag_id id, const char *msg)
@@ -66,10 +75,13 @@ static int on_diag(void *ctx, uint64_t offset, enum fxt_diag_id id, const char *
 		cs->errors++;
 	else
 		cs->warnings++;
+	progress_clear(&pg);	/* a defect line, not the progress, on the terminal */
 	if (cs->check) {
 		ob_printf(cs->out, "offset 0x%llx: %s%s\n", (unsigned long long)offset,
 			  fxt_diag_severity(id) == FXT_SEV_WARNING ? "warning: " : "",
 			  msg);
+		if (cs->flush)
+			ob_flush(cs->out);
 	} else if (id == FXT_D_TRUNCATED) {
 		fprintf(stderr, "%s: warning: %s\n", prog, msg);
 	} else {
@@ -336,13 +348,14 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct check_state cs = { NULL, 0, 0, false };
+	struct check_state cs = { NULL, 0, 0, false, false };
 	enum mode mode = MODE_DUMP;
 	struct fxt_record *rec;
 	struct fxt_reader *r;
 	struct outbuf *o;
 	const char *path;
 	int c, rc = 0, n;
+	bool out_tty = isatty(STDOUT_FILENO);
 
 	while ((c = getopt_long(argc, argv, "cjh", opts, NULL)) != -1) {
 		switch (c) {
@@ -393,13 +406,29 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		fxt_merge_set_diag(m, on_diag, &cs);
-		n = fxt_json_convert(m, o);
+		if (!fxt_merge_ordered(m))
+			fprintf(stderr, "%s: warning: %s: converted in file order (not a regular"
+				" file, or over 1024 providers): thread states and wakeups that"
+				" cross CPUs may be wrong; convert a regular file\n",
+				prog, path);
+		progress_init(&pg, prog, STDERR_FILENO, fxt_merge_size(m), PROGRESS_MIN_BYTES,
+			      !out_tty);
+		n = fxt_json_convert(m, o, &pg);
 		fxt_merge_close(m);
 	} else {
-		while ((n = fxt_reader_next(r, rec)) > 0)
+		uint64_t k = 0;
+
+		progress_init(&pg, prog, STDERR_FILENO, fxt_reader_size(r), PROGRESS_MIN_BYTES,
+			      mode == MODE_CHECK || !out_tty);
+		cs.flush = mode == MODE_CHECK && pg.on && out_tty;
+		while ((n = fxt_reader_next(r, rec)) > 0) {
 			if (mode == MODE_DUMP)
 				dump_record(o, r, rec);
+			if (!(++k & 4095))
+				progress_update(&pg, fxt_reader_offset(r));
+		}
 	}
+	progress_end(&pg);
 	if (mode == MODE_CHECK) {
 		ob_printf(o, "%s: %llu records, %llu bytes: %llu error%s, %llu warning%s: %s\n",
 			  path, (unsigned long long)fxt_reader_records(r),

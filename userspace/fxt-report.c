@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * fxt-report - scheduling statistics of an FXT archive in one pass.
+ * fxt-report - scheduling statistics of an FXT archive, in time order.
  *
  * Per thread: run time, switches in, preemptions, runnable wait (time
  * preempted but runnable until it runs again), wakeups and the scheduling
@@ -12,7 +12,8 @@
  * interrupt only.
  *
  * Memory is per thread, per CPU and per handler name; records stream
- * through libfxt's reader.
+ * through libfxt's merge (lib/merge.c: a first pass over the record
+ * headers of the whole file, then each record decoded once).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,17 +21,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "hist.h"
 #include "libfxt.h"
 #include "outbuf.h"
+#include "progress.h"
 #include "u64map.h"
 
 static const char usage[] =
 "Usage: fxt-report [OPTION]... FILE\n"
-"Scheduling statistics of an FXT archive, computed in one streaming pass.\n"
+"Scheduling statistics of an FXT archive, computed while streaming it.\n"
 "FILE may be - for standard input.\n"
 "\n"
 "  -n, --top N      rows per table (default 20, 0 for all; with --csv all\n"
@@ -55,6 +56,8 @@ static const char usage[] =
 "Interrupts: per handler name, exclusive of nested interrupts.\n"
 "A progress indicator is shown on standard error when it is a terminal\n"
 "and the archive is larger than 64 MiB.\n"
+"Records are taken in time order across CPUs: a regular file is read twice\n"
+"(first only for where each CPU's chunks are), a pipe once in file order.\n"
 "Defects in the archive are summarised on standard error (fxt-dump --check\n"
 "lists them); records that cannot be decoded are skipped.\n"
 "Exit status: 0 success, 1 the archive could not be read to its end (the\n"
@@ -63,6 +66,7 @@ static const char usage[] =
 static char out_mem[OUTBUF_SIZE + OUTBUF_SLACK];
 static struct outbuf out;
 static const char *prog = "fxt-report";
+static struct progress pg;	/* standard error, on a terminal */
 
 #define IRQ_KOID_BASE	0x40000001ull	/* CPU c's interrupt pseudo-thread (records.rst) */
 #define IRQ_STACK	16
@@ -631,7 +635,7 @@ static bool make_event(struct report *rp, const struct fxt_record *rec, struct e
 			return true;
 		}
 		e->kind = EV_SWITCH;
-		e->cpu = rec->u.sw.cpu;
+		e->cpu = rec->cpu;	/* the provider of a per-CPU provider */
 		e->out_state = rec->u.sw.out_state;
 		e->flags = (rec->u.sw.out.defined ? EVF_OUT : 0) |
 			   (rec->u.sw.in.defined ? EVF_IN : 0) |
@@ -1271,6 +1275,7 @@ static int on_diag(void *ctx, uint64_t offset, enum fxt_diag_id id, const char *
 	struct diag_ctx *d = ctx;
 	bool warning = fxt_diag_severity(id) == FXT_SEV_WARNING;
 
+	progress_clear(&pg);
 	if (id == FXT_D_TRUNCATED)
 		fprintf(stderr, "%s: warning: %s\n", prog, msg);
 	else if (warning || id == FXT_D_IO_ERROR || id == FXT_D_SIZE_ZERO ||
@@ -1278,14 +1283,6 @@ static int on_diag(void *ctx, uint64_t offset, enum fxt_diag_id id, const char *
 		fprintf(stderr, "%s: offset 0x%llx: %s%s\n", prog, (unsigned long long)offset,
 			warning ? "warning: " : "", msg);
 	return 0;
-}
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 int main(int argc, char **argv)
@@ -1307,10 +1304,8 @@ int main(int argc, char **argv)
 	struct evmerge em;
 	const struct ev *e;
 	struct outbuf *o;
-	bool csv = false, top_given = false, progress, one_thread = true;
+	bool csv = false, top_given = false, one_thread = true;
 	long top = 20;
-	double next_tick = 0;
-	uint64_t size;
 	int c, rc = 0;
 	size_t k;
 	char *end;
@@ -1375,8 +1370,8 @@ int main(int argc, char **argv)
 	fxt_merge_skip_args(rp.m, FXT_SKIP_SCHED_ARGS | FXT_SKIP_SPAN_ARGS);
 	o = &out;
 	ob_init(o, STDOUT_FILENO, out_mem, OUTBUF_SIZE);
-	size = fxt_merge_size(rp.m);
-	progress = isatty(STDERR_FILENO) && size > (64u << 20);
+	/* The report is printed at the end: the terminal is free until then. */
+	progress_init(&pg, prog, STDERR_FILENO, fxt_merge_size(rp.m), PROGRESS_MIN_BYTES, true);
 
 	memset(&pipe, 0, sizeof(pipe));
 	pipe.rp = &rp;
@@ -1402,15 +1397,8 @@ int main(int argc, char **argv)
 		if (one_thread) {
 			/* no copy: resolve and apply in place */
 			apply_block(&rp, (struct ev *)e, 1);
-			if (!(++nev & (BLOCK_EVENTS - 1)) && progress && now() >= next_tick) {
-				uint64_t off = fxt_merge_bytes(rp.m);
-
-				fprintf(stderr, "\r%s: %3u%% (%llu of %llu MiB)", prog,
-					(unsigned int)(off * 100 / size),
-					(unsigned long long)(off >> 20),
-					(unsigned long long)(size >> 20));
-				next_tick = now() + 0.25;
-			}
+			if (!(++nev & (BLOCK_EVENTS - 1)))
+				progress_update(&pg, fxt_merge_bytes(rp.m));
 			continue;
 		}
 		block[nev] = *e;
@@ -1422,15 +1410,7 @@ int main(int argc, char **argv)
 				block = pipe.blocks[tail];
 			}
 			nev = 0;
-			if (progress && now() >= next_tick) {
-				uint64_t off = fxt_merge_bytes(rp.m);
-
-				fprintf(stderr, "\r%s: %3u%% (%llu of %llu MiB)", prog,
-					(unsigned int)(off * 100 / size),
-					(unsigned long long)(off >> 20),
-					(unsigned long long)(size >> 20));
-				next_tick = now() + 0.25;
-			}
+			progress_update(&pg, fxt_merge_bytes(rp.m));
 		}
 	}
 	if (!one_thread) {
@@ -1447,8 +1427,7 @@ int main(int argc, char **argv)
 		free(pipe.blocks[k]);
 	pthread_mutex_destroy(&pipe.mu);
 	pthread_cond_destroy(&pipe.cv);
-	if (progress)
-		fprintf(stderr, "\r\033[K");
+	progress_end(&pg);
 	if (fxt_merge_status(rp.m) < 0)
 		rc = 1;
 	finish(&rp);

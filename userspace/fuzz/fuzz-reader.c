@@ -126,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	m = fxt_merge_open(in_path);
 	if (m) {
 		ob_init(&ob, -1, ob_mem, 4096);	/* discard: writes fail with EBADF */
-		fxt_json_convert(m, &ob);
+		fxt_json_convert(m, &ob, NULL);
 		fxt_merge_close(m);
 	}
 

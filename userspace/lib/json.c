@@ -444,10 +444,10 @@ static void on_switch(struct json *j, const struct fxt_record *rec, uint64_t ts)
 				out_prio = (uint8_t)a->v.i32;
 		}
 	}
-	c = cpu_get(j, rec->u.sw.cpu);
+	c = cpu_get(j, rec->cpu);
 	if (!c)
 		return;
-	cpu_close(j, rec->u.sw.cpu, c, ts, es);
+	cpu_close(j, rec->cpu, c, ts, es);
 
 	to = out->defined ? thread_ref(j, out->tid, out->pid, v1) : NULL;
 	if (to && to->tid) {
@@ -458,7 +458,7 @@ static void on_switch(struct json *j, const struct fxt_record *rec, uint64_t ts)
 	ti = in->defined ? thread_ref(j, in->tid, in->pid, v1) : NULL;
 	if (ti) {
 		ti->prio = in_prio;
-		ti->cpu = rec->u.sw.cpu;
+		ti->cpu = rec->cpu;
 		if (ti->tid)
 			thread_set(j, ti, JS_RUNNING, ts);
 		c->valid = true;
@@ -504,7 +504,7 @@ static void on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts)
 	OB_LIT(o, "\"name\":\"wakeup\",\"cat\":\"wakeup\"");
 	put_where(j, 'i', ts, t->pid, t->tid);
 	OB_LIT(o, ",\"s\":\"t\",\"args\":{\"cpu\":");
-	ob_u64(o, rec->u.wakeup.cpu);
+	ob_u64(o, rec->cpu);
 	if (rec->nargs) {
 		ob_putc(o, ',');
 		put_arg_members(o, rec, false);
@@ -708,10 +708,11 @@ static void finish(struct json *j)
 	}
 }
 
-int fxt_json_convert(struct fxt_merge *m, struct outbuf *o)
+int fxt_json_convert(struct fxt_merge *m, struct outbuf *o, struct progress *pg)
 {
 	const struct fxt_record *rec;
 	struct fxt_reader *r;
+	unsigned int n = 0;
 	struct json j;
 
 	memset(&j, 0, sizeof(j));
@@ -724,6 +725,8 @@ int fxt_json_convert(struct fxt_merge *m, struct outbuf *o)
 		uint64_t ts;
 
 		j.from = r;
+		if (pg && !(++n & 4095))
+			progress_update(pg, fxt_merge_bytes(m));
 		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
 			continue;
 		switch (rec->type) {

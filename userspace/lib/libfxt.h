@@ -238,6 +238,7 @@ struct fxt_record {
 	uint8_t flags;		/* FXT_RF_* */
 	uint8_t nargs;		/* decoded arguments in args[] */
 	uint32_t provider;	/* provider current when the record was read */
+	uint16_t cpu;		/* scheduling records: the CPU (FXT_MAX_CPUS says which) */
 	uint64_t ts;		/* ticks: events, switches, wakeups, logs, large blob 0 */
 	uint64_t ts_ns;		/* ts in ns at the provider's ticks per second (0 if no ts) */
 	union {
@@ -340,6 +341,7 @@ enum fxt_diag_severity {
 	X(KOBJ_NAME,        ERROR,   "kernel object %s has an empty name") \
 	X(SWITCH_STATE,     ERROR,   "context switch outgoing state %s") \
 	X(SCHED_ARGS,       ERROR,   "scheduling record argument %s") \
+	X(CPU_MISMATCH,     ERROR,   "cpu field does not match its per-CPU provider: %s") \
 	X(TIME_BACKWARDS,   ERROR,   "timestamp goes backwards in provider %s") \
 	X(DURATION_END,     ERROR,   "duration complete event ends before it begins: %s") \
 	X(BLOB_SIZE,        ERROR,   "blob payload size %s does not match the record") \
@@ -371,6 +373,16 @@ typedef int (*fxt_diag_fn)(void *ctx, uint64_t offset, enum fxt_diag_id id,
 #define FXT_READER_BUFSIZE	(4u << 20)	/* read buffer; larger records are skipped */
 #define FXT_READER_MEM_LIMIT	(256u << 20)	/* tables: strings, threads, providers, koids */
 #define FXT_MAX_PROVIDERS	4096
+/*
+ * The CPU of a scheduling record (rec->cpu). fxt-collect writes CPU c as
+ * provider c named "cpu<c>" (Documentation/records.rst): in a provider
+ * whose name is "cpu" and its own id in decimal, id < FXT_MAX_CPUS (a
+ * per-CPU provider), rec->cpu is the provider id, and a cpu field that
+ * differs from the id's low 8 (context switch) or 16 bits (switch v2,
+ * wakeup) is reported as CPU_MISMATCH. In any other provider rec->cpu is
+ * the record's cpu field, as u.sw.cpu and u.wakeup.cpu always are.
+ */
+#define FXT_MAX_CPUS		65536
 
 /* A kernel object the reader has seen (global table). */
 struct fxt_kobj_info {
@@ -442,8 +454,10 @@ const struct fxt_kobj_info *fxt_reader_kobj(const struct fxt_reader *r, uint64_t
 /*
  * fxt-collect writes each CPU as a provider, in chunks saved as they fill,
  * so the file is in time order within a provider but not across them.
- * A merge reads a seekable archive with one reader (cursor) per provider
- * and hands out records in timestamp order; records without a timestamp
+ * A merge reads a seekable archive twice: a first pass over the whole file
+ * looks only at record headers to find each provider's chunks, then one
+ * reader (cursor) per provider decodes its records, handed out in
+ * timestamp order; records without a timestamp
  * come in place, right after their provider's previous record. Each
  * provider's records keep their order. Kernel object names are shared.
  * From a pipe (or with more than 1024 providers) records come in file

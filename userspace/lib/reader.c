@@ -60,6 +60,7 @@ struct provider {
 	uint32_t id;
 	bool announced;		/* by provider info metadata */
 	bool warned;		/* PROVIDER_UNKNOWN reported for it */
+	bool per_cpu;		/* named "cpu<id>": the provider is CPU id */
 	uint64_t last_ts;	/* latest timestamp read in it */
 	uint64_t ticks_per_second;
 	struct provider *hnext;	/* hash chain */
@@ -252,6 +253,7 @@ static void provider_clear(struct fxt_reader *r, struct provider *p)
 	p->ticks_per_second = NS_PER_SEC;
 	p->last_ts = 0;
 	p->name[0] = 0;
+	p->per_cpu = false;
 }
 
 static struct provider *provider_find(const struct fxt_reader *r, uint32_t id)
@@ -702,6 +704,43 @@ static inline void check_provider(struct cur *c)
 	}
 }
 
+/*
+ * fxt-collect names the provider of CPU c "cpu<c>" (Documentation/records.rst):
+ * a provider whose name is exactly "cpu" and its own id in decimal (no
+ * leading zero, id below FXT_MAX_CPUS) is a per-CPU provider, and its
+ * scheduling records happened on CPU id.
+ */
+static bool per_cpu_name(const char *name, uint32_t id)
+{
+	char want[16];
+
+	if (id >= FXT_MAX_CPUS)
+		return false;
+	snprintf(want, sizeof(want), "cpu%u", id);
+	return !strcmp(name, want);
+}
+
+/*
+ * The CPU of a scheduling record whose cpu field has bits bits: the
+ * provider's id for a per-CPU provider, where the field must hold the
+ * id's low bits; else the field.
+ */
+static inline void sched_cpu(struct cur *c, unsigned int field, unsigned int bits,
+			     const char *what)
+{
+	const struct provider *p = c->r->cur;
+	unsigned int low = p->id & ((1u << bits) - 1);
+
+	if (!p->per_cpu) {
+		c->rec->cpu = (uint16_t)field;
+		return;
+	}
+	c->rec->cpu = (uint16_t)p->id;
+	if (unlikely(field != low))
+		REPORT(c, CPU_MISMATCH, "%s cpu %u in provider \"%s\" (%u-bit field: expected %u)",
+		       what, field, p->name, bits, low);
+}
+
 /* ------------------------------------------------------------------ */
 /* Records.                                                             */
 
@@ -733,6 +772,7 @@ static void decode_metadata(struct cur *c, uint64_t h)
 		p->warned = false;
 		memcpy(p->name, rec->u.meta.name.data, rec->u.meta.name.len);
 		p->name[rec->u.meta.name.len] = 0;
+		p->per_cpu = per_cpu_name(p->name, id);
 		r->cur = p;
 		break;
 	}
@@ -863,10 +903,12 @@ static void decode_sched(struct cur *c, uint64_t h)
 	unsigned int sub = fxt_sched_subtype(h), state;
 
 	rec->subtype = (uint8_t)sub;
+	rec->cpu = 0;
 	check_provider(c);
 	switch (sub) {
 	case FXT_SCHED_CONTEXT_SWITCH:
 		rec->u.sw.cpu = (uint16_t)FXT_G(h, 16, 23);
+		sched_cpu(c, rec->u.sw.cpu, 8, "context switch");
 		state = (unsigned int)FXT_G(h, 24, 27);
 		rec->u.sw.out_prio = (uint8_t)FXT_G(h, 44, 51);
 		rec->u.sw.in_prio = (uint8_t)FXT_G(h, 52, 59);
@@ -877,6 +919,7 @@ static void decode_sched(struct cur *c, uint64_t h)
 		break;
 	case FXT_SCHED_CONTEXT_SWITCH_V2:
 		rec->u.sw.cpu = (uint16_t)FXT_G(h, 20, 35);
+		sched_cpu(c, rec->u.sw.cpu, 16, "context switch");
 		state = (unsigned int)FXT_G(h, 36, 39);
 		reserved(c, h, 40, 59, "context switch");
 		rec->u.sw.out_prio = rec->u.sw.in_prio = 0;
@@ -896,6 +939,7 @@ static void decode_sched(struct cur *c, uint64_t h)
 		break;
 	case FXT_SCHED_THREAD_WAKEUP:
 		rec->u.wakeup.cpu = (uint16_t)FXT_G(h, 20, 35);
+		sched_cpu(c, rec->u.wakeup.cpu, 16, "thread wakeup");
 		reserved(c, h, 36, 59, "thread wakeup");
 		rec->ts = take(c, "timestamp");
 		rec->u.wakeup.tid = take(c, "woken thread koid");

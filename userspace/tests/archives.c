@@ -262,6 +262,36 @@ static void build_cross_cpu(struct fxt_writer *w)
 			 fxt_thread_inline(0, 0), 0);
 }
 
+/*
+ * CPUs 0 and 256 as fxt-collect writes them: providers 0 and 256, named
+ * "cpu0" and "cpu256". The context switch's 8-bit cpu field holds 0 on
+ * both (records.rst), the wakeup's 16-bit field 256: the CPU is the
+ * provider, so the report and the JSON show CPU 256 apart from CPU 0.
+ */
+static void build_cpu256(struct fxt_writer *w)
+{
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_init(w, NS);
+	fxt_write_provider_info(w, 256, "cpu256");
+	fxt_write_init(w, NS);
+	fxt_write_provider_section(w, 0);
+	fxt_write_process(w, 30, "db");
+	fxt_write_thread_kobj(w, 30, "db", 30);
+	fxt_write_thread_kobj(w, 31, "db-log", 30);
+	fxt_write_switch(w, 0, 1000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(30, 30), 20);
+	fxt_write_switch(w, 0, 4000, FXT_THREAD_BLOCKED, fxt_thread_inline(30, 30), 20,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_provider_section(w, 256);
+	/* The kernel writes CPU 256 mod 256 into the switch's 8 bits. */
+	fxt_write_switch(w, 256 & 0xff, 1500, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(30, 31), 20);
+	fxt_write_wakeup(w, 256, 2000, 30, 20, 31);
+	fxt_write_switch(w, 256 & 0xff, 3000, FXT_THREAD_BLOCKED, fxt_thread_inline(30, 31), 20,
+			 fxt_thread_inline(0, 0), 0);
+}
+
 /* ------------------------------------------------------------------ */
 /* Check archives: one kind of defect each.                             */
 
@@ -310,16 +340,36 @@ static void build_size_mismatch(struct fxt_writer *w)
 	RAW(w, fxt_provider_info_header(1, 4) | FXT_F(3, 4, 15), sw("cpu1"), 0);
 }
 
+/*
+ * Every reserved field the reader checks, one record each (the unit tests
+ * list the messages; run-tests.sh checks that every reserved() of
+ * lib/reader.c is among them).
+ */
 static void build_reserved_bits(struct fxt_writer *w)
 {
 	prelude(w);
 	RAW(w, fxt_string_header(1, 3) | FXT_F(1, 47, 47), sw("abc"));
+	RAW(w, fxt_string_header(2, 3) | FXT_F(1, 31, 31), sw("def"));
 	RAW(w, fxt_init_header() | FXT_F(1, 20, 20), NS);
 	RAW(w, fxt_thread_header(1) | FXT_F(5, 24, 31), 1, 2);
 	RAW(w, fxt_provider_section_header(0) | FXT_F(1, 60, 60));
+	RAW(w, fxt_provider_event_header(0, FXT_PROVIDER_EVENT_BUFFER_FULL) | FXT_F(1, 58, 58));
 	RAW(w, fxt_wakeup_header(3, 0, 0) | FXT_F(1, 40, 40), 10, 1);
+	RAW(w, fxt_switch_v2_header(4, 0, 0, FXT_THREAD_NEW) | FXT_F(1, 45, 45), 20, 1, 2);
 	RAW(w, fxt_kobj_header(3, FXT_OBJ_PROCESS, fxt_inline_string_ref(1), 0) |
 	       FXT_F(1, 50, 50), 9, sw("p"));
+	RAW(w, fxt_blob_header(2, 0, 8, 1) | FXT_F(1, 47, 47), 42);
+	RAW(w, fxt_blob_header(2, 0, 8, 1) | FXT_F(1, 60, 60), 42);
+	RAW(w, fxt_uobj_header(3, 0, 0, 0) | FXT_F(1, 50, 50), 0x1000, 9);
+	RAW(w, fxt_log_header(4, 0, 0) | FXT_F(1, 31, 31), 30, 1, 2);
+	RAW(w, fxt_log_header(4, 0, 0) | FXT_F(1, 45, 45), 40, 1, 2);
+	RAW(w, fxt_large_blob_header(3, FXT_LARGE_BLOB_NO_METADATA) | FXT_F(1, 50, 50),
+	    fxt_large_blob_format_word(0, 0, 0, 0), 0);
+	RAW(w, fxt_large_blob_header(3, FXT_LARGE_BLOB_NO_METADATA),
+	    fxt_large_blob_format_word(0, 0, 0, 0) | FXT_F(1, 40, 40), 0);
+	RAW(w, fxt_large_blob_header(6, FXT_LARGE_BLOB_WITH_METADATA),
+	    fxt_large_blob_format_word(0, 0, 0, 0) | FXT_F(1, 50, 50), 50, 1, 2, 0);
+	RAW(w, fxt_provider_info_header(1, 4) | FXT_F(1, 61, 61), sw("cpu1"));
 }
 
 static void build_unknown_record(struct fxt_writer *w)
@@ -392,10 +442,11 @@ static void build_thread_undefined(struct fxt_writer *w)
 			 fxt_thread_index(10), 20);
 }
 
+/* A string record and an inline string (an event's name) of 32001 bytes. */
 static void build_string_too_long(struct fxt_writer *w)
 {
 	size_t len = FXT_STRING_MAX_LEN + 1, words = 1 + FXT_WORDS(len);
-	uint64_t *rec = calloc(words, 8);
+	uint64_t *rec = calloc(words + 4, 8);
 
 	prelude(w);
 	if (!rec)
@@ -403,13 +454,34 @@ static void build_string_too_long(struct fxt_writer *w)
 	rec[0] = fxt_string_header(2, (uint32_t)len);
 	memset(rec + 1, 'a', len);
 	fxt_write_raw(w, rec, words * 8);
+	memset(rec, 0, (words + 4) * 8);
+	rec[0] = fxt_event_header((unsigned int)words + 3, FXT_EVENT_INSTANT, 0, 0, 0,
+				  fxt_inline_string_ref((uint32_t)len));
+	rec[1] = 10;		/* timestamp */
+	rec[2] = 1;		/* process koid */
+	rec[3] = 2;		/* thread koid */
+	memset(rec + 4, 'b', len);
+	fxt_write_raw(w, rec, (words + 3) * 8);
 	free(rec);
 }
 
+/* Non-zero bytes after every kind of string and payload stream. */
 static void build_padding(struct fxt_writer *w)
 {
 	prelude(w);
 	RAW(w, fxt_string_header(1, 3), sw("abcxyz"));
+	RAW(w, fxt_event_header(6, FXT_EVENT_INSTANT, 0, 0, fxt_inline_string_ref(1),
+				fxt_inline_string_ref(2)), 10, 1, 2, sw("cX"), sw("nmY"));
+	RAW(w, fxt_event_header(7, FXT_EVENT_INSTANT, 1, 0, 0, 0), 20, 1, 2,
+	    fxt_arg_header(FXT_ARG_STRING, 3, fxt_inline_string_ref(1), fxt_inline_string_ref(1)),
+	    sw("aZ"), sw("vZ"));
+	RAW(w, fxt_kobj_header(3, FXT_OBJ_PROCESS, fxt_inline_string_ref(2), 0), 9, sw("pnQ"));
+	RAW(w, fxt_blob_header(3, fxt_inline_string_ref(1), 3, 1), sw("bX"), sw("xyzW"));
+	RAW(w, fxt_uobj_header(4, 0, fxt_inline_string_ref(1), 0), 0x1000, 9, sw("oV"));
+	RAW(w, fxt_log_header(5, 3, 0), 30, 1, 2, sw("logU"));
+	RAW(w, fxt_large_blob_header(4, FXT_LARGE_BLOB_NO_METADATA),
+	    fxt_large_blob_format_word(0, 0, 0, 0), 2, sw("lbT"));
+	RAW(w, fxt_provider_info_header(1, 4), sw("cpu1S"));
 }
 
 static void build_arg_size(struct fxt_writer *w)
@@ -489,6 +561,34 @@ static void build_sched_args(struct fxt_writer *w)
 	fxt_write_switch_v2(w, 0, 30, FXT_THREAD_NEW, 1, 2, a, 1);
 }
 
+/*
+ * cpu fields that contradict their per-CPU provider, and the same fields
+ * in providers that are not per-CPU (no defect there).
+ */
+static void build_cpu_mismatch(struct fxt_writer *w)
+{
+	struct fxt_arg a = fxt_arg_i32(fxt_str("incoming_weight"), 20);
+
+	prelude(w);
+	fxt_write_switch(w, 0, 10, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(1, 1), 20);			/* right */
+	fxt_write_provider_info(w, 1, "cpu1");
+	fxt_write_switch(w, 2, 10, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(2, 2), 20);			/* wrong */
+	fxt_write_switch_v2(w, 5, 20, FXT_THREAD_NEW, 2, 3, &a, 1);	/* wrong */
+	fxt_write_wakeup(w, 3, 30, 2, 20, 3);				/* wrong */
+	fxt_write_provider_info(w, 257, "cpu257");
+	fxt_write_switch(w, 1, 10, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(4, 4), 20);			/* right: 257 mod 256 */
+	fxt_write_switch_v2(w, 257, 20, FXT_THREAD_NEW, 4, 5, &a, 1);	/* right */
+	fxt_write_wakeup(w, 1, 30, 4, 20, 5);				/* wrong: 16 bits */
+	fxt_write_provider_info(w, 2, "cpu02");		/* not per-CPU: any field */
+	fxt_write_switch(w, 9, 10, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(6, 6), 20);
+	fxt_write_provider_info(w, 3, "app");
+	fxt_write_wakeup(w, 4, 30, 6, 20, 7);
+}
+
 static void build_time_backwards(struct fxt_writer *w)
 {
 	prelude(w);
@@ -545,11 +645,11 @@ static void build_too_large(struct fxt_writer *w)
 	fxt_write_string(w, 1, "after", 5);
 }
 
-#define GOLDEN(n, fn, desc) { n, T_GOLDEN, fn, 0, { 0 }, 0, 0, desc }
+#define GOLDEN(n, fn, desc) { .name = n, .kind = T_GOLDEN, .build = fn, .what = desc }
 #define CHECK(n, fn, desc, ...)						\
-	{ n, T_CHECK, fn,						\
-	  sizeof((enum fxt_diag_id[]){ __VA_ARGS__ }) / sizeof(enum fxt_diag_id), \
-	  { __VA_ARGS__ }, 0, 0, desc }
+	{ .name = n, .kind = T_CHECK, .build = fn,			\
+	  .nexpect = sizeof((enum fxt_diag_id[]){ __VA_ARGS__ }) / sizeof(enum fxt_diag_id), \
+	  .expect = { __VA_ARGS__ }, .what = desc }
 
 const struct tcase tcases[] = {
 	GOLDEN("basic", build_basic,
@@ -559,6 +659,8 @@ const struct tcase tcases[] = {
 	GOLDEN("ticks", build_ticks, "1 tick = 1 microsecond"),
 	GOLDEN("cross-cpu", build_cross_cpu,
 	       "chunks of two CPUs overlapping in time: a wakeup later in the file"),
+	GOLDEN("cpu256", build_cpu256,
+	       "CPUs 0 and 256: the 8-bit cpu field of their switches is 0 on both"),
 
 	CHECK("no-magic", build_no_magic, "no magic number record", FXT_D_NO_MAGIC),
 	CHECK("big-endian", build_big_endian, "byte-swapped magic", FXT_D_BIG_ENDIAN),
@@ -567,8 +669,19 @@ const struct tcase tcases[] = {
 	CHECK("truncated", build_truncated, "the last record cut short", FXT_D_TRUNCATED),
 	CHECK("size-mismatch", build_size_mismatch, "sizes not matching content",
 	      FXT_D_SIZE_MISMATCH),
-	CHECK("reserved-bits", build_reserved_bits, "reserved bits set",
-	      FXT_D_RESERVED_BITS),
+	{ .name = "reserved-bits", .kind = T_CHECK, .build = build_reserved_bits,
+	  .nexpect = 1, .expect = { FXT_D_RESERVED_BITS }, .golden_check = true,
+	  .what = "every reserved field the reader checks, set",
+	  .msgs = { "string record [47..63]", "string record [31..31]",
+		    "initialization record [16..63]", "thread record [24..63]",
+		    "provider section [52..63]", "provider event [56..63]",
+		    "thread wakeup [36..59]", "context switch [40..59]",
+		    "kernel object record [44..63]", "blob record [47..47]",
+		    "blob record [56..63]", "userspace object record [44..63]",
+		    "log record [31..31]", "log record [40..63]", "large blob [44..63]",
+		    "large blob format header [32..63]",
+		    "large blob format header [44..63]", "provider info [60..63]" },
+	  .count = 18 },
 	CHECK("unknown-record", build_unknown_record, "record types 11 and 14",
 	      FXT_D_UNKNOWN_RECORD),
 	CHECK("unknown-subtype", build_unknown_subtype, "undefined subtypes",
@@ -584,9 +697,19 @@ const struct tcase tcases[] = {
 	      "string refs undefined in the current provider", FXT_D_STRING_UNDEFINED),
 	CHECK("thread-undefined", build_thread_undefined,
 	      "thread refs undefined in the current provider", FXT_D_THREAD_UNDEFINED),
-	CHECK("string-too-long", build_string_too_long, "a 32001-byte string",
-	      FXT_D_STRING_TOO_LONG),
-	CHECK("padding", build_padding, "garbage in stream padding", FXT_D_PADDING),
+	{ .name = "string-too-long", .kind = T_CHECK, .build = build_string_too_long,
+	  .nexpect = 1, .expect = { FXT_D_STRING_TOO_LONG },
+	  .what = "a 32001-byte string record and inline event name",
+	  .msgs = { "string record of 32001 bytes", "event name of 32001 bytes" },
+	  .count = 2 },
+	{ .name = "padding", .kind = T_CHECK, .build = build_padding,
+	  .nexpect = 1, .expect = { FXT_D_PADDING }, .golden_check = true,
+	  .what = "garbage in the padding of every kind of stream",
+	  .msgs = { "after string", "after category", "after event name",
+		    "after argument name", "after argument value",
+		    "after kernel object name", "after blob name", "after blob payload",
+		    "after object name", "after log message", "after provider name" },
+	  .count = 12 },
 	CHECK("arg-size", build_arg_size, "argument sizes not matching types",
 	      FXT_D_ARG_SIZE),
 	CHECK("arg-overflow", build_arg_overflow, "arguments past the record end",
@@ -602,16 +725,26 @@ const struct tcase tcases[] = {
 	      FXT_D_SWITCH_STATE),
 	CHECK("sched-args", build_sched_args, "wakeup/switch arguments of the wrong type",
 	      FXT_D_SCHED_ARGS),
+	{ .name = "cpu-mismatch", .kind = T_CHECK, .build = build_cpu_mismatch,
+	  .nexpect = 1, .expect = { FXT_D_CPU_MISMATCH }, .golden_check = true,
+	  .what = "cpu fields contradicting their per-CPU provider",
+	  .msgs = { "context switch cpu 2 in provider \"cpu1\" (8-bit field: expected 1)",
+		    "context switch cpu 5 in provider \"cpu1\" (16-bit field: expected 1)",
+		    "thread wakeup cpu 3 in provider \"cpu1\"",
+		    "thread wakeup cpu 1 in provider \"cpu257\" (16-bit field: expected 257)" },
+	  .count = 4 },
 	CHECK("time-backwards", build_time_backwards, "time going back in one provider",
 	      FXT_D_TIME_BACKWARDS),
 	CHECK("duration-end", build_duration_end, "a complete event ending before it begins",
 	      FXT_D_DURATION_END),
 	CHECK("blob-size", build_blob_size, "blob sizes not matching the record",
 	      FXT_D_BLOB_SIZE),
-	{ "memory-limit", T_CHECK, build_memory_limit, 1, { FXT_D_MEMORY_LIMIT }, 0,
-	  64 << 10, "300 KB of strings read with a 64 KiB memory limit" },
-	{ "too-large", T_CHECK, build_too_large, 1, { FXT_D_TOO_LARGE }, 64 << 10, 0,
-	  "an 80 KiB record read with a 64 KiB buffer" },
+	{ .name = "memory-limit", .kind = T_CHECK, .build = build_memory_limit,
+	  .nexpect = 1, .expect = { FXT_D_MEMORY_LIMIT }, .memlimit = 64 << 10,
+	  .what = "300 KB of strings read with a 64 KiB memory limit" },
+	{ .name = "too-large", .kind = T_CHECK, .build = build_too_large,
+	  .nexpect = 1, .expect = { FXT_D_TOO_LARGE }, .bufsize = 64 << 10,
+	  .what = "an 80 KiB record read with a 64 KiB buffer" },
 };
 
 const unsigned int ntcases = sizeof(tcases) / sizeof(tcases[0]);

@@ -16,6 +16,7 @@ enum tcase_kind {
 };
 
 #define TCASE_MAX_EXPECT 6
+#define TCASE_MAX_MSGS	20
 
 struct tcase {
 	const char *name;
@@ -26,6 +27,10 @@ struct tcase {
 	size_t bufsize;		/* reader buffer size, 0: default (unit tests only) */
 	size_t memlimit;	/* reader memory limit, 0: default (unit tests only) */
 	const char *what;	/* one line: what the archive contains */
+	/* substrings that must each be in some diagnostic's message */
+	const char *msgs[TCASE_MAX_MSGS];
+	unsigned int count;	/* diagnostics in all, when not 0 */
+	bool golden_check;	/* --check output compared with tests/golden/<name>.check */
 };
 
 extern const struct tcase tcases[];

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# run-tests.sh BUILD_DIR [--regenerate] [--fuzz FUZZER SECONDS]
+# run-tests.sh BUILD_DIR [--regenerate] [--fuzz FUZZER SECONDS | --no-fuzzer CLANG]
 #
 # The host test suite, run by `make test` on binaries built with ASan and
 # UBSan in BUILD_DIR:
@@ -9,13 +9,19 @@
 #      truncation, formatting, histograms);
 #   2. golden archives: fxt-dump, --check, --json, fxt-report and --csv
 #      output compared with tests/golden/, JSON validated by check-json.py;
-#   3. defective archives: fxt-dump --check fails with "offset 0x..." lines,
-#      and no tool crashes on them;
+#   3. defective archives: fxt-dump --check fails with "offset 0x..." lines
+#      (the golden-check ones: exactly tests/golden/NAME.check; every
+#      reserved() of lib/reader.c in reserved-bits), and no tool crashes
+#      on them;
 #   4. committed inputs (tests/inputs/, fuzzer finds): no tool crashes;
 #   5. a truncated archive: one warning, everything before it kept;
+#      --json from a pipe warns; the progress indicator only on a
+#      terminal's standard error;
 #   6. --help and usage errors;
 #   7. with --fuzz, the libFuzzer target for SECONDS (one test: no crash;
 #      a crash is saved in tests/inputs/ and becomes a regression input).
+#      --no-fuzzer (CLANG cannot link libFuzzer): skipped with a note, or,
+#      when CI=true, one failed test: CI must not pass without the fuzz run.
 # Prints "N passed, M failed" last; exits 1 if anything failed.
 # --regenerate rewrites tests/golden/ from the current binaries instead.
 set -u
@@ -23,11 +29,13 @@ B=$1
 shift
 REGEN=
 FUZZER=
+NOFUZZ=
 FUZZ_SECONDS=20
 while [ $# -gt 0 ]; do
 	case $1 in
 	--regenerate) REGEN=$1; shift ;;
 	--fuzz) FUZZER=$2; FUZZ_SECONDS=$3; shift 3 ;;
+	--no-fuzzer) NOFUZZ=$2; shift 2 ;;
 	*) echo "run-tests.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -110,7 +118,7 @@ for name in $(awk '$2 == "golden" { print $1 }' "$tmp/list"); do
 	fi
 done
 
-# 3. Defective archives.
+# 3. Defective archives; some with their --check text in tests/golden/.
 export ASAN_OPTIONS=$NOLEAKS
 for name in $(awk '$2 == "check" && $3 == "cli" { print $1 }' "$tmp/list"); do
 	"$B/mkarchive" "$name" "$name.fxt" || { bad "mkarchive $name"; continue; }
@@ -123,6 +131,9 @@ for name in $(awk '$2 == "check" && $3 == "cli" { print $1 }' "$tmp/list"); do
 		bad "fxt-dump --check $name: exit $rc"
 		cat "$name.check" >&2
 	fi
+	if grep -q "^$name check cli golden-check\$" "$tmp/list"; then
+		compare "$name" check "$name.check"
+	fi
 	"$B/fxt-dump" "$name.fxt" >/dev/null 2>&1; sane $? "fxt-dump $name"
 	"$B/fxt-dump" --json "$name.fxt" >"$name.json" 2>/dev/null; sane $? "fxt-dump --json $name"
 	if "$PY" "$T/check-json.py" "$name.json" >&2; then ok; else bad "check-json $name"; fi
@@ -130,6 +141,19 @@ for name in $(awk '$2 == "check" && $3 == "cli" { print $1 }' "$tmp/list"); do
 		"$B/fxt-report" "$name.fxt" >/dev/null 2>&1; sane $? "fxt-report $name"
 	fi
 done
+
+# Every reserved-field check of the reader ("what [lo..hi]") is triggered
+# by the reserved-bits archive: a new check needs a new record there.
+sed -n 's/.*reserved(&\{0,1\}c, [a-z]*, \([0-9]*\), \([0-9]*\), "\([^"]*\)");.*/\3 [\1..\2]/p' \
+	"$T/../lib/reader.c" >reserved.list
+[ -s reserved.list ] || bad "no reserved() checks found in lib/reader.c"
+while read -r what; do
+	if grep -qF "reserved bits set: $what" reserved-bits.check; then
+		ok
+	else
+		bad "reserved-bits archive does not trigger \"$what\" (lib/reader.c)"
+	fi
+done <reserved.list
 
 # 4. Committed inputs: whatever they hold, nothing crashes.
 for f in "$T"/inputs/*; do
@@ -165,6 +189,55 @@ for tool in "fxt-dump --json" "fxt-dump --check" fxt-report; do
 	if [ "$(grep -c 'truncated record at offset' cut.err)" -le 1 ]; then ok; else bad "$tool: truncation warning"; fi
 done
 
+# 5a. --json from a pipe converts in file order: it must say so (stderr
+# only, exit 0); standard input redirected from a file is in time order.
+"$B/mkarchive" cross-cpu cross.fxt
+cat cross.fxt | "$B/fxt-dump" --json - >pipe.json 2>pipe.err
+rc=$?
+if [ $rc -eq 0 ] && [ "$(wc -l <pipe.err)" = 1 ] &&
+   grep -q '^fxt-dump: warning: -: converted in file order' pipe.err &&
+   ! grep -q 'file order' pipe.json; then
+	ok
+else
+	bad "fxt-dump --json from a pipe: exit $rc, no single warning"
+	cat pipe.err >&2
+fi
+"$B/fxt-dump" --json - <cross.fxt >stdin.json 2>stdin.err
+if [ $? -eq 0 ] && [ ! -s stdin.err ] && cmp -s stdin.json "$G/cross-cpu.json"; then
+	ok
+else
+	bad "fxt-dump --json - <file: not the time-ordered conversion"
+fi
+
+# 5b. The progress indicator (lib/progress.c): on standard error only, only
+# when it is a terminal (script(1) gives the tool one) and the archive is
+# over 64 MiB (a sparse 65 MiB archive: one large blob, read in no time);
+# never on standard output; fxt-dump has none while its output streams to
+# the same terminal.
+"$B/mkarchive" --large 65 big.fxt || bad "mkarchive --large"
+for tool in "fxt-dump" "fxt-dump --check" "fxt-dump --json" fxt-report; do
+	[ "$tool" = fxt-report ] && [ $have_report = 0 ] && continue
+	name=${tool%% *}
+	# shellcheck disable=SC2086
+	"$B"/$tool big.fxt >big.out 2>big.err
+	if grep -q '% (' big.err big.out; then bad "$tool: progress without a terminal"; else ok; fi
+	if command -v script >/dev/null; then
+		script -qec "'$B'/$tool big.fxt >big.out" /dev/null </dev/null >big.tty 2>&1
+		if grep -q "$name:   0% (0 of 65 MiB)" big.tty && ! grep -q '% (' big.out; then
+			ok
+		else
+			bad "$tool: no progress on a terminal, or progress on standard output"
+			od -c big.tty | head -n 5 >&2
+		fi
+	else
+		bad "script(1) (bsdutils) is missing: cannot test the progress indicator"
+	fi
+done
+if command -v script >/dev/null; then
+	script -qec "'$B'/fxt-dump big.fxt" /dev/null </dev/null >big.tty 2>&1
+	if grep -q '% (' big.tty; then bad "fxt-dump: progress mixed into its output on a terminal"; else ok; fi
+fi
+
 # 6. --help tells how to use the tool; bad usage exits 2.
 for tool in fxt-dump fxt-report; do
 	[ -x "$B/$tool" ] || continue
@@ -199,6 +272,14 @@ if [ -n "$FUZZER" ]; then
 	else
 		bad "fuzzer found a crash (saved in tests/inputs/):"
 		grep -E 'ERROR|runtime error|SUMMARY|Test unit written' "$tmp/fuzz.log" >&2
+	fi
+fi
+
+if [ -n "$NOFUZZ" ]; then
+	if [ "${CI:-}" = true ]; then
+		bad "fuzz: $NOFUZZ cannot link -fsanitize=fuzzer (no libFuzzer): CI=true requires the fuzz run"
+	else
+		echo "fuzz: $NOFUZZ cannot link -fsanitize=fuzzer (no libFuzzer): skipped (a failure when CI=true)"
 	fi
 fi
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -23,6 +24,7 @@
 #include "hist.h"
 #include "libfxt.h"
 #include "outbuf.h"
+#include "progress.h"
 
 static unsigned int passed, failed, expect_failures;
 static const char *current;
@@ -104,6 +106,8 @@ struct diags {
 	uint64_t total;
 	uint64_t last_offset;
 	char last[512];
+	char log[16384];	/* every message, one per line (as much as fits) */
+	size_t loglen;
 };
 
 static uint64_t seen_ids[FXT_D_COUNT];	/* every id reported in any test */
@@ -116,6 +120,14 @@ static int collect(void *ctx, uint64_t offset, enum fxt_diag_id id, const char *
 	d->total++;
 	d->last_offset = offset;
 	snprintf(d->last, sizeof(d->last), "%s", msg);
+	if (d->loglen < sizeof(d->log) - 1) {
+		int n = snprintf(d->log + d->loglen, sizeof(d->log) - d->loglen, "%s\n", msg);
+
+		if (n > 0)
+			d->loglen += (size_t)n;
+		if (d->loglen > sizeof(d->log) - 1)
+			d->loglen = sizeof(d->log) - 1;
+	}
 	seen_ids[id]++;
 	return 0;
 }
@@ -519,6 +531,16 @@ static void test_check_cases(void)
 				EXPECT(want[k] == (d.count[k] > 0));
 			}
 		}
+		/* Each variant the case lists is reported: the message says which. */
+		for (k = 0; k < TCASE_MAX_MSGS && t->msgs[k]; k++) {
+			if (!strstr(d.log, t->msgs[k])) {
+				fprintf(stderr, "  %s: no diagnostic says \"%s\"\n", t->name,
+					t->msgs[k]);
+				EXPECT(strstr(d.log, t->msgs[k]));
+			}
+		}
+		if (t->count)
+			EXPECT_EQ_U(d.total, t->count);
 		fxt_reader_close(r);
 		free(b.data);
 	}
@@ -730,6 +752,65 @@ static void test_merge(void)
 	}
 }
 
+/* Bytes this process has read with read()/pread() (/proc/self/io rchar). */
+static uint64_t rchar(void)
+{
+	unsigned long long v = 0;
+	FILE *f = fopen("/proc/self/io", "r");
+
+	if (f) {
+		if (fscanf(f, "rchar: %llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * What the man pages and tools.rst say is read: the reader reads the file
+ * once; the merge twice (a first pass over the whole file for the headers,
+ * then every record once), plus the 8-byte look at the magic number.
+ */
+static void test_bytes_read(void)
+{
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	const struct fxt_record *mrec;
+	struct fxt_reader *r, *from;
+	struct fxt_merge *m;
+	char path[64];
+	struct stat st;
+	uint64_t before, size, merged = 0, got, self;
+	int fd = archive_file("basic", path);
+
+	EXPECT(fd >= 0 && fstat(fd, &st) == 0);
+	size = (uint64_t)st.st_size;
+	before = rchar();
+	self = rchar() - before;	/* what reading /proc/self/io reads */
+	before = rchar();
+	r = fxt_reader_open(path);
+	while (fxt_reader_next(r, rec) > 0)
+		;
+	fxt_reader_close(r);
+	got = rchar() - before - self;
+	EXPECT(got + 16 >= size && got < size + 16);
+
+	before = rchar();
+	m = fxt_merge_open(path);
+	EXPECT(m && fxt_merge_ordered(m) && fxt_merge_cursors(m) == 2);
+	while ((mrec = fxt_merge_next(m, &from)))
+		merged += mrec->nwords * 8;
+	fxt_merge_close(m);
+	got = rchar() - before - self;
+	EXPECT_EQ_U(merged, size);
+	if (got + 16 < 2 * size + 8 || got >= 2 * size + 8 + 16)
+		fprintf(stderr, "  merge read %llu bytes of a %llu-byte archive\n",
+			(unsigned long long)got, (unsigned long long)size);
+	EXPECT(got + 16 >= 2 * size + 8 && got < 2 * size + 8 + 16);
+	close(fd);
+	unlink(path);
+	free(rec);
+}
+
 /* Skipped arguments: no values, no value checks, sizes still checked. */
 static void test_skip_args(void)
 {
@@ -859,6 +940,65 @@ static void test_hist(void)
 	EXPECT_EQ_U(hist_percentile(&h, 100), UINT64_MAX);
 }
 
+/* The progress indicator: only on a terminal, only for large archives. */
+static void test_progress(void)
+{
+	static const char want[] = "\rt:   0% (0 of 100 MiB)\r\033[K";
+	struct progress p;
+	char buf[256];
+	size_t got;
+	ssize_t n;
+	int fds[2], master, slave = -1;
+
+	/* A pipe is not a terminal: nothing is written. */
+	EXPECT(pipe(fds) == 0);
+	progress_init(&p, "t", fds[1], 100ull << 20, PROGRESS_MIN_BYTES, true);
+	EXPECT(!p.on);
+	progress_update(&p, 50ull << 20);
+	progress_show(&p, 60ull << 20);
+	progress_end(&p);
+	close(fds[1]);
+	EXPECT(read(fds[0], buf, sizeof(buf)) == 0);
+	close(fds[0]);
+
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	EXPECT(master >= 0);
+	if (master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0)
+		slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	EXPECT(slave >= 0);
+	if (slave < 0) {
+		close(master);
+		return;
+	}
+	/* A terminal, but a small archive or not allowed: off. */
+	progress_init(&p, "t", slave, PROGRESS_MIN_BYTES, PROGRESS_MIN_BYTES, true);
+	EXPECT(!p.on);
+	progress_init(&p, "t", slave, 100ull << 20, PROGRESS_MIN_BYTES, false);
+	EXPECT(!p.on);
+	/* On: the 0% line at once, erased at the end. */
+	progress_init(&p, "t", slave, 100ull << 20, PROGRESS_MIN_BYTES, true);
+	EXPECT(p.on);
+	progress_end(&p);
+	EXPECT(!p.on);
+	progress_update(&p, 100ull << 20);	/* off after the end */
+	/* The two writes may come out of the pty apart: read up to the end. */
+	got = 0;
+	while (got < strlen(want)) {
+		struct pollfd pfd = { master, POLLIN, 0 };
+
+		if (poll(&pfd, 1, 2000) != 1)
+			break;
+		n = read(master, buf + got, sizeof(buf) - 1 - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = 0;
+	EXPECT(!strcmp(buf, want));
+	close(slave);
+	close(master);
+}
+
 int main(void)
 {
 	run("writer: magic bytes", test_writer_magic);
@@ -876,9 +1016,11 @@ int main(void)
 	run("reader: per-provider state", test_providers);
 	run("reader: skipped arguments", test_skip_args);
 	run("merge: time order across providers", test_merge);
+	run("merge: reads the file twice, the reader once", test_bytes_read);
 	run("reader: every diagnostic is tested", test_all_diags_covered);
 	run("outbuf: formatting", test_outbuf);
 	run("hist: percentiles", test_hist);
+	run("progress: only on a terminal", test_progress);
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
