@@ -15,11 +15,16 @@
 #include <linux/string.h>
 #include "fxt.h"
 
-/* A racy copy is fine (tracepoints do the same): comm is always 0-ended. */
+/*
+ * Copy a name up to its NUL and never past it: the comm task_rename passes
+ * may be a shorter buffer than TASK_COMM_LEN (exec passes the basename at
+ * the end of the path it was given, which can end a slab object). A racy
+ * read of a task's own comm is fine (tracepoints do the same): it is always
+ * 0-ended within TASK_COMM_LEN.
+ */
 static void fxt_copy_comm(char *dst, const char *src)
 {
-	memcpy(dst, src, TASK_COMM_LEN);
-	dst[TASK_COMM_LEN - 1] = '\0';
+	strscpy(dst, src, TASK_COMM_LEN);
 }
 
 /**

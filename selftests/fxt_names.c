@@ -11,11 +11,16 @@
  *   - one thread renames itself NR_SELF times ("fxt-self-0" ...), running
  *     between renames;
  *   - a child is forked and execs /bin/sleep 0.05;
+ *   - where the kernel has KFENCE, with its sampling turned up, children
+ *     exec /bin/true by a path of PATH_MAX - 1 bytes: exec hands task_rename
+ *     the basename at the very end of that buffer, so reading more than the
+ *     name shows as a KFENCE report in the kernel log;
  *   - at the end the main thread (the process leader) renames itself
  *     "fxt-names-lead": a process record must follow.
  * Then each test case checks one property of the archive.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -37,6 +42,10 @@
 #define LEADER_COMM	"fxt-names-lead"
 #define EXEC_PATH	"/bin/sleep"
 #define EXEC_COMM	"sleep"
+#define LONG_EXEC_DIR	"/bin/"
+#define LONG_EXEC_COMM	"true"
+#define NR_LONG_EXEC	200
+#define KFENCE_INTERVAL	"/sys/module/kfence/parameters/sample_interval"
 
 static struct {
 	bool ran;			/* workload ran inside the trace */
@@ -52,6 +61,11 @@ static struct {
 	pid_t exec_child;
 	int exec_status;
 	char orig_comm[16];		/* the comm the threads inherited */
+	bool kfence_on;			/* long-path execs ran under KFENCE */
+	char kfence_why[160];		/* why not */
+	int long_exec_failures;
+	int kfence_reports;		/* KFENCE reports in the kernel log */
+	char kfence_first[256];
 } R;
 
 static atomic_int go_rename;
@@ -93,6 +107,120 @@ static void *self_renamer_main(void *arg)
 	return NULL;
 }
 
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -EIO;
+}
+
+/* "/bin/./././.../true": PATH_MAX - 1 bytes, the longest path exec takes. */
+static void long_exec_path(char *p, size_t size)
+{
+	size_t n = strlen(LONG_EXEC_DIR), want = size - 1;
+
+	memcpy(p, LONG_EXEC_DIR, n);
+	while (n + 2 + strlen(LONG_EXEC_COMM) <= want) {
+		memcpy(p + n, "./", 2);
+		n += 2;
+	}
+	if (n + strlen(LONG_EXEC_COMM) < want)
+		p[n++] = '/';
+	strcpy(p + n, LONG_EXEC_COMM);
+}
+
+/* KFENCE lines the kernel logged since fd was opened at the end of the log. */
+static void scan_kmsg(int fd)
+{
+	char rec[2048];
+	ssize_t n;
+
+	while ((n = read(fd, rec, sizeof(rec) - 1)) != 0) {
+		char *msg;
+
+		if (n < 0) {
+			if (errno == EPIPE)	/* overwritten: go on */
+				continue;
+			break;			/* EAGAIN: no more */
+		}
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		if (!strstr(msg, "BUG: KFENCE"))
+			continue;
+		if (!R.kfence_reports++)
+			snprintf(R.kfence_first, sizeof(R.kfence_first), "%.*s",
+				 (int)strcspn(msg, "\n"), msg);
+	}
+}
+
+/*
+ * Exec by a path that fills the kernel's PATH_MAX buffer (a names_cache
+ * object, a whole page under KFENCE), with KFENCE sampling every
+ * millisecond: exec passes task_rename the basename in the last bytes of
+ * that page, and a copy of TASK_COMM_LEN bytes from there reads the guard
+ * page after it, which KFENCE reports.
+ */
+static void long_path_execs(void)
+{
+	static char path[PATH_MAX];
+	char old[32] = "0";
+	int fd, kmsg, n;
+
+	fd = open(KFENCE_INTERVAL, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(R.kfence_why, sizeof(R.kfence_why),
+			 "no KFENCE in this kernel (%s: %s)", KFENCE_INTERVAL,
+			 strerror(errno));
+		return;
+	}
+	n = read(fd, old, sizeof(old) - 1);
+	close(fd);
+	old[n > 0 ? n : 1] = '\0';
+	long_exec_path(path, sizeof(path));
+	if (access(path, X_OK)) {
+		snprintf(R.kfence_why, sizeof(R.kfence_why), "%.40s...: %s",
+			 path, strerror(errno));
+		return;
+	}
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kmsg < 0 || lseek(kmsg, 0, SEEK_END) < 0) {
+		snprintf(R.kfence_why, sizeof(R.kfence_why), "/dev/kmsg: %s",
+			 strerror(errno));
+		if (kmsg >= 0)
+			close(kmsg);
+		return;
+	}
+	n = write_str(KFENCE_INTERVAL, "1");
+	if (n) {
+		snprintf(R.kfence_why, sizeof(R.kfence_why),
+			 "cannot turn KFENCE sampling on: %s", strerror(-n));
+		close(kmsg);
+		return;
+	}
+	R.kfence_on = true;
+	for (int i = 0; i < NR_LONG_EXEC; i++) {
+		int status = 0;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execl(path, LONG_EXEC_COMM, (char *)NULL);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			R.long_exec_failures++;
+	}
+	write_str(KFENCE_INTERVAL, old);
+	scan_kmsg(kmsg);
+	close(kmsg);
+}
+
 static int workload(void)
 {
 	pthread_t th[NR_RENAMED], self;
@@ -121,6 +249,7 @@ static int workload(void)
 		pthread_join(th[i], NULL);
 	pthread_join(self, NULL);
 	waitpid(R.exec_child, &R.exec_status, 0);
+	long_path_execs();
 
 	prctl(PR_SET_NAME, LEADER_COMM);
 	usleep(2000);
@@ -486,6 +615,20 @@ TEST(leader_rename_renames_process)
 		log_names(R.pid);
 }
 
+/*
+ * The name task_rename passes is copied up to its NUL only (records.rst):
+ * no KFENCE report while children exec by a PATH_MAX - 1 byte path.
+ */
+TEST(rename_copies_only_the_name)
+{
+	NEED_ARCHIVE();
+	if (!R.kfence_on)
+		SKIP(return, "%s", R.kfence_why);
+	EXPECT_EQ(0, R.long_exec_failures)
+		TH_LOG("execs of " LONG_EXEC_DIR "./.../" LONG_EXEC_COMM " failed");
+	ASSERT_EQ(0, R.kfence_reports) TH_LOG("first: %s", R.kfence_first);
+}
+
 /* Kernel object records of type process never carry a "process" arg. */
 TEST(kobj_records_well_typed)
 {
@@ -516,6 +659,9 @@ int main(int argc, char **argv)
 		       R.renamed[1], R.renamed[2], R.self_renamer, R.exec_child);
 	else
 		printf("# scenario: %s\n", R.why);
+	if (R.kfence_on)
+		printf("# %d long-path execs under KFENCE: %d failed, %d KFENCE reports\n",
+		       NR_LONG_EXEC, R.long_exec_failures, R.kfence_reports);
 	fflush(stdout);
 	return test_harness_run(argc, argv);
 }
