@@ -190,8 +190,15 @@ void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p)
 	u64 waker, ts, *w;
 	unsigned int bufno;
 
-	/* An interrupt woke it, not the thread it happened to interrupt. */
-	if (in_hardirq() || in_serving_softirq())
+	/*
+	 * An interrupt woke it, not the thread it happened to interrupt. The
+	 * idle task (pid 0) also wakes threads outside interrupts: a CPU
+	 * coming online unparks its stopper thread, and the idle loop runs
+	 * cross-CPU function calls queued to a polling CPU. Those wakeups are
+	 * the CPU's doing, not a thread's: name the CPU's interrupt
+	 * pseudo-thread too, never koid 0.
+	 */
+	if (in_hardirq() || in_serving_softirq() || !current->pid)
 		waker = FXT_KOID_IRQ_THREAD(c->cpu);
 	else
 		waker = current->pid;

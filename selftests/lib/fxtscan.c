@@ -190,9 +190,31 @@ static void load_event(struct fs_archive *a, const struct fxt_record *rec)
 	}
 }
 
+static void load_wakeup(struct fs_archive *a, const struct fxt_record *rec)
+{
+	struct fs_wakeup *w = &a->wk[a->nwk++];
+
+	memset(w, 0, sizeof(*w));
+	w->offset = rec->offset;
+	w->provider = rec->provider;
+	w->cpu = rec->u.wakeup.cpu;
+	w->ts = rec->ts;
+	w->tid = rec->u.wakeup.tid;
+	for (unsigned int i = 0; i < rec->nargs; i++) {
+		const struct fxt_arg *arg = &rec->args[i];
+		char an[32];
+
+		copy_str(an, sizeof(an), &arg->name);
+		if (!strcmp(an, "waker") && arg->type == FXT_ARG_KOID) {
+			w->has_waker = true;
+			w->waker = arg->v.koid;
+		}
+	}
+}
+
 int fs_load(const char *path, struct fs_archive *a)
 {
-	size_t kcap = 0, scap = 0, ecap = 0;
+	size_t kcap = 0, scap = 0, ecap = 0, wcap = 0;
 	struct fxt_reader *r;
 	struct fxt_record *rec;
 	unsigned int shown = 0;
@@ -232,6 +254,13 @@ int fs_load(const char *path, struct fs_archive *a)
 			load_kobj(a, rec);
 			break;
 		case FXT_REC_SCHED:
+			if (rec->subtype == FXT_SCHED_THREAD_WAKEUP) {
+				if (!grow((void **)&a->wk, &wcap, a->nwk,
+					  sizeof(*a->wk)))
+					goto nomem;
+				load_wakeup(a, rec);
+				break;
+			}
 			if (rec->subtype != FXT_SCHED_CONTEXT_SWITCH)
 				break;
 			if (!grow((void **)&a->sw, &scap, a->nsw, sizeof(*a->sw)))
@@ -281,6 +310,7 @@ void fs_free(struct fs_archive *a)
 	free(a->kobjs);
 	free(a->sw);
 	free(a->ev);
+	free(a->wk);
 	memset(a, 0, sizeof(*a));
 }
 

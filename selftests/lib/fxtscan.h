@@ -12,7 +12,8 @@
  *
  * Archive: fs_load() reads every record through the project's reader
  * (userspace/lib/libfxt.h) and keeps every kernel object record (not only
- * the last name of a koid), every context switch and every event.
+ * the last name of a koid), every context switch, every wakeup and every
+ * event.
  */
 #ifndef FXT_SELFTESTS_FXTSCAN_H
 #define FXT_SELFTESTS_FXTSCAN_H
@@ -60,6 +61,16 @@ struct fs_switch {
 	uint64_t ts;
 };
 
+struct fs_wakeup {
+	uint64_t offset;
+	uint32_t provider;
+	uint16_t cpu;
+	uint64_t ts;
+	uint64_t tid;			/* woken thread */
+	bool has_waker;			/* a "waker" argument of type koid */
+	uint64_t waker;
+};
+
 struct fs_event {
 	uint64_t offset;
 	uint32_t provider;
@@ -82,6 +93,8 @@ struct fs_archive {
 	size_t nsw;
 	struct fs_event *ev;
 	size_t nev;
+	struct fs_wakeup *wk;
+	size_t nwk;
 	uint64_t records;
 	uint64_t diags;			/* libfxt diagnostics */
 	uint64_t malformed;		/* records libfxt flagged malformed/unknown */
