@@ -10,7 +10,7 @@
  *   fxt_packets.c  the packet FIFO (STARTED, SAVE_BUFFER, STOPPED)
  *   fxt_tables.c   per-CPU string and thread tables
  *   fxt_records.c  FXT record writers (one per record kind)
- *   fxt_names.c    kernel object records: start snapshot, fork/exec/rename
+ *   fxt_names.c    kernel object records: start snapshot, fork, rename
  *   fxt_probes.c   tracepoint lookup, registration and the probes
  */
 #ifndef _FXT_INTERNAL_H

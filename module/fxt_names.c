@@ -2,11 +2,11 @@
 /*
  * fxt_names.c - kernel object records: who every thread and process is.
  *
- * At start a snapshot names every task; from then on the fork, exec and
- * rename probes name what changes. All of it goes to the durable buffer of
- * the CPU that writes it, so no trace of any length or mode shows a thread
- * without a name. Kernel object records are global in FXT: the CPU (the
- * provider) that carries one does not matter.
+ * At start a snapshot names every task; from then on the fork and rename
+ * probes name what changes (exec renames the task: records.rst). All of it
+ * goes to the durable buffer of the CPU that writes it, so no trace of any
+ * length or mode shows a thread without a name. Kernel object records are
+ * global in FXT: the CPU (the provider) that carries one does not matter.
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -46,7 +46,7 @@ void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 
 /*
  * Name every process and thread that exists now. Called at start after the
- * fork/exec/rename probes are registered, so a task created during the walk
+ * fork and rename probes are registered, so a task created during the walk
  * is named by one or the other (or both: the last name written wins).
  */
 void fxt_names_snapshot(void)

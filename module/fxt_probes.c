@@ -38,12 +38,12 @@ static void fxt_probe_fork(void *data, struct task_struct *parent,
 	fxt_write_task_names(fxt_this_cpu(), child, NULL);
 }
 
-static void fxt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
-			   struct linux_binprm *bprm)
-{
-	fxt_write_task_names(fxt_this_cpu(), p, NULL);
-}
-
+/*
+ * Also exec's names: begin_new_exec() renames the task (6.1 and 6.12 alike)
+ * after de_thread() made it its process's leader, so this writes the new
+ * image's process and thread records, and sched_process_exec, which would
+ * write the same two again, is not hooked.
+ */
 static void fxt_probe_rename(void *data, struct task_struct *task,
 			     const char *comm)
 {
@@ -177,7 +177,6 @@ struct fxt_hook {
  */
 static struct fxt_hook fxt_hooks[] = {
 	FXT_HOOK("sched_process_fork", fxt_probe_fork, FXT_NAMES),
-	FXT_HOOK("sched_process_exec", fxt_probe_exec, FXT_NAMES),
 	FXT_HOOK("task_rename", fxt_probe_rename, FXT_NAMES),
 	FXT_HOOK("sched_switch", fxt_probe_switch, FXT_CAT_SCHED),
 	FXT_HOOK("sched_waking", fxt_probe_waking, FXT_CAT_WAKEUP),

@@ -596,6 +596,33 @@ TEST(exec_child_named_after_image)
 		log_names(R.exec_child);
 }
 
+/* How many records of obj_type for koid carry name. */
+static unsigned int count_named(uint8_t obj_type, uint64_t koid, const char *name)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < R.a.nkobjs; i++) {
+		const struct fs_kobj *k = &R.a.kobjs[i];
+
+		n += k->obj_type == obj_type && k->koid == koid &&
+		     !strcmp(k->name, name);
+	}
+	return n;
+}
+
+/*
+ * Exec names the new image once: the rename inside exec writes the process
+ * and thread records, and nothing writes them again (records.rst).
+ */
+TEST(exec_names_written_once)
+{
+	NEED_ARCHIVE();
+	EXPECT_EQ(1, count_named(FXT_OBJ_THREAD, R.exec_child, EXEC_COMM));
+	EXPECT_EQ(1, count_named(FXT_OBJ_PROCESS, R.exec_child, EXEC_COMM));
+	if (_metadata->passed == 0)
+		log_names(R.exec_child);
+}
+
 /* The child before exec: the fork record carries the parent's comm. */
 TEST(exec_child_has_fork_name)
 {
