@@ -61,8 +61,15 @@ struct fxt_thread_slot {
 	u8 seen;		/* 0: slot free */
 };
 
-/* Per-CPU cache of interrupt handler name strings (fxt_tables.c). */
+/* Strings fxt writes (string records, inline names) are cut at this length. */
+#define FXT_NAME_MAX		255
+
+/*
+ * Per-CPU cache of interrupt handler name strings (fxt_tables.c), keyed on
+ * (irq, name pointer); a lookup probes FXT_IRQ_NAME_WAYS slots.
+ */
 #define FXT_IRQ_NAME_SLOTS	256	/* power of two */
+#define FXT_IRQ_NAME_WAYS	8
 
 struct fxt_irq_name_slot {
 	const char *name;	/* action->name; compared, never dereferenced later */
@@ -98,6 +105,7 @@ struct fxt_cpu {
 	/* tables; touched only by probes on this CPU (fxt_tables.c) */
 	u16 next_string;
 	u8 next_thread;
+	u8 irq_name_victim;		/* next way replaced when all are taken */
 	struct fxt_thread_slot threads[FXT_THREAD_SLOTS];
 	struct fxt_irq_name_slot irq_names[FXT_IRQ_NAME_SLOTS];
 };
@@ -177,8 +185,8 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		      unsigned int prev_state);
 void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p);
 bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
-			 u16 name, u16 arg_name, unsigned int arg_type,
-			 u32 arg_value);
+			 u16 name, const char *inline_name, u16 arg_name,
+			 unsigned int arg_type, u32 arg_value);
 void fxt_write_cpu_preamble(struct fxt_cpu *c);
 const char *fxt_const_string(unsigned int index);
 

@@ -59,8 +59,8 @@ static void fxt_probe_rename(void *data, struct task_struct *task,
  */
 #define FXT_IRQ_MAX_DEPTH	64
 
-static void fxt_irq_begin(u16 cat, u16 name, u16 arg_name,
-			  unsigned int arg_type, u32 arg_value)
+static void fxt_irq_begin(u16 cat, u16 name, const char *inline_name,
+			  u16 arg_name, unsigned int arg_type, u32 arg_value)
 {
 	struct fxt_cpu *c = fxt_this_cpu();
 	unsigned int level = c->irq_depth++;
@@ -68,7 +68,8 @@ static void fxt_irq_begin(u16 cat, u16 name, u16 arg_name,
 
 	written = level < FXT_IRQ_MAX_DEPTH &&
 		  fxt_write_irq_event(c, FXT_EVENT_DURATION_BEGIN, cat, name,
-				      arg_name, arg_type, arg_value);
+				      inline_name, arg_name, arg_type,
+				      arg_value);
 	if (level < FXT_IRQ_MAX_DEPTH) {
 		if (written)
 			c->irq_open |= BIT_ULL(level);
@@ -94,7 +95,7 @@ static void fxt_irq_end(u16 cat, u16 name, u16 arg_name,
 	struct fxt_cpu *c = fxt_this_cpu();
 
 	if (fxt_irq_end_due(c))
-		fxt_write_irq_event(c, FXT_EVENT_DURATION_END, cat, name,
+		fxt_write_irq_event(c, FXT_EVENT_DURATION_END, cat, name, NULL,
 				    arg_name, arg_type, arg_value);
 }
 
@@ -102,7 +103,7 @@ static void fxt_probe_irq_entry(void *data, int irq, struct irqaction *action)
 {
 	fxt_irq_begin(FXT_S_IRQ, fxt_irq_name_ref(fxt_this_cpu(), irq,
 						  action->name),
-		      FXT_S_IRQ, FXT_ARG_INT32, irq);
+		      action->name, FXT_S_IRQ, FXT_ARG_INT32, irq);
 }
 
 static void fxt_probe_irq_exit(void *data, int irq, struct irqaction *action,
@@ -114,7 +115,8 @@ static void fxt_probe_irq_exit(void *data, int irq, struct irqaction *action,
 	if (fxt_irq_end_due(c))
 		fxt_write_irq_event(c, FXT_EVENT_DURATION_END, FXT_S_IRQ,
 				    fxt_irq_name_ref(c, irq, action->name),
-				    FXT_S_HANDLED, FXT_ARG_BOOL, ret != IRQ_NONE);
+				    action->name, FXT_S_HANDLED, FXT_ARG_BOOL,
+				    ret != IRQ_NONE);
 }
 
 static u16 fxt_softirq_name(unsigned int vec)
@@ -124,7 +126,7 @@ static u16 fxt_softirq_name(unsigned int vec)
 
 static void fxt_probe_softirq_entry(void *data, unsigned int vec)
 {
-	fxt_irq_begin(FXT_S_SOFTIRQ, fxt_softirq_name(vec), FXT_S_VECTOR,
+	fxt_irq_begin(FXT_S_SOFTIRQ, fxt_softirq_name(vec), NULL, FXT_S_VECTOR,
 		      FXT_ARG_UINT32, vec);
 }
 
@@ -137,7 +139,7 @@ static void fxt_probe_softirq_exit(void *data, unsigned int vec)
 /* x86 irq_vectors: data is the string index of the vector's name. */
 static void fxt_probe_vector_entry(void *data, int vector)
 {
-	fxt_irq_begin(FXT_S_IRQ, (u16)(uintptr_t)data, FXT_S_VECTOR,
+	fxt_irq_begin(FXT_S_IRQ, (u16)(uintptr_t)data, NULL, FXT_S_VECTOR,
 		      FXT_ARG_INT32, vector);
 }
 

@@ -93,7 +93,7 @@ static u64 *fxt_put_stream(u64 *p, const char *str, unsigned int len)
 
 bool fxt_write_string(struct fxt_cpu *c, u16 index, const char *str)
 {
-	unsigned int len = strnlen(str, 255);
+	unsigned int len = strnlen(str, FXT_NAME_MAX);
 	unsigned int words = 1 + FXT_WORDS(len);
 	int where;
 	u64 *p = fxt_durable_reserve(c, words * 8, &where);
@@ -216,23 +216,30 @@ void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p)
 
 /*
  * A duration begin or end event on the CPU's interrupt pseudo-thread with
- * one 32-bit argument (int32, uint32 or bool).
+ * one 32-bit argument (int32, uint32 or bool). @name is a string index of
+ * this CPU; when it is 0, @inline_name (if not NULL) is written inline.
  */
 bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
-			 u16 name, u16 arg_name, unsigned int arg_type,
-			 u32 arg_value)
+			 u16 name, const char *inline_name, u16 arg_name,
+			 unsigned int arg_type, u32 arg_value)
 {
-	const unsigned int words = 3;
-	unsigned int bufno;
+	unsigned int len = 0, words, bufno;
 	u64 ts, *p;
 
+	if (!name && inline_name) {
+		len = strnlen(inline_name, FXT_NAME_MAX);
+		if (len)
+			name = fxt_inline_string_ref(len);
+	}
+	words = 3 + FXT_WORDS(len);
 	p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
 	if (!p)
 		return false;
 	p[0] = fxt_event_header(words, type, 1, FXT_IRQ_THREAD_INDEX, cat,
 				name);
 	p[1] = ts;
-	p[2] = fxt_arg_header(arg_type, 1, arg_name, arg_value);
+	p = fxt_put_stream(p + 2, inline_name, len);
+	p[0] = fxt_arg_header(arg_type, 1, arg_name, arg_value);
 	fxt_rolling_commit(c, words * 8, bufno);
 	return true;
 }

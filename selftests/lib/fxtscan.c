@@ -214,7 +214,7 @@ static void load_wakeup(struct fs_archive *a, const struct fxt_record *rec)
 
 int fs_load(const char *path, struct fs_archive *a)
 {
-	size_t kcap = 0, scap = 0, ecap = 0, wcap = 0;
+	size_t kcap = 0, scap = 0, ecap = 0, wcap = 0, tcap = 0;
 	struct fxt_reader *r;
 	struct fxt_record *rec;
 	unsigned int shown = 0;
@@ -247,6 +247,18 @@ int fs_load(const char *path, struct fs_archive *a)
 			    rec->u.meta.event == FXT_PROVIDER_EVENT_BUFFER_FULL)
 				a->buffer_full++;
 			break;
+		case FXT_REC_STRING: {
+			struct fs_string *t;
+
+			if (!grow((void **)&a->str, &tcap, a->nstr, sizeof(*a->str)))
+				goto nomem;
+			t = &a->str[a->nstr++];
+			t->offset = rec->offset;
+			t->provider = rec->provider;
+			t->index = rec->u.string.index;
+			copy_str(t->text, sizeof(t->text), &rec->u.string.str);
+			break;
+		}
 		case FXT_REC_KERNEL_OBJ:
 			if (!grow((void **)&a->kobjs, &kcap, a->nkobjs,
 				  sizeof(*a->kobjs)))
@@ -311,6 +323,7 @@ void fs_free(struct fs_archive *a)
 	free(a->sw);
 	free(a->ev);
 	free(a->wk);
+	free(a->str);
 	memset(a, 0, sizeof(*a));
 }
 

@@ -12,8 +12,8 @@
  *
  * Archive: fs_load() reads every record through the project's reader
  * (userspace/lib/libfxt.h) and keeps every kernel object record (not only
- * the last name of a koid), every context switch, every wakeup and every
- * event.
+ * the last name of a koid), every string record, every context switch,
+ * every wakeup and every event.
  */
 #ifndef FXT_SELFTESTS_FXTSCAN_H
 #define FXT_SELFTESTS_FXTSCAN_H
@@ -61,6 +61,13 @@ struct fs_switch {
 	uint64_t ts;
 };
 
+struct fs_string {
+	uint64_t offset;
+	uint32_t provider;
+	uint16_t index;
+	char text[64];
+};
+
 struct fs_wakeup {
 	uint64_t offset;
 	uint32_t provider;
@@ -95,6 +102,8 @@ struct fs_archive {
 	size_t nev;
 	struct fs_wakeup *wk;
 	size_t nwk;
+	struct fs_string *str;
+	size_t nstr;
 	uint64_t records;
 	uint64_t diags;			/* libfxt diagnostics */
 	uint64_t malformed;		/* records libfxt flagged malformed/unknown */
