@@ -77,6 +77,25 @@ struct fxt_irq_name_slot {
 	u16 index;		/* 0: free */
 };
 
+/*
+ * One level of interrupt nesting on a CPU (fxt_probes.c): what its begin
+ * opened, so that only the end of that same interrupt closes it.
+ */
+enum fxt_irq_kind {
+	FXT_IRQ_HANDLER = 1,	/* irq_handler_entry/exit; number: the irq */
+	FXT_IRQ_SOFTIRQ,	/* softirq_entry/exit; number: the vector */
+	FXT_IRQ_VECTOR,		/* x86 irq_vectors; number: its name's index */
+};
+
+#define FXT_IRQ_MAX_DEPTH	16
+
+struct fxt_irq_level {
+	u32 number;
+	u16 name;		/* the begin's name index; 0: inline or none */
+	u8 kind;		/* enum fxt_irq_kind */
+	u8 written;		/* the begin event is in the buffer */
+};
+
 /* Everything a CPU owns. Only probes on that CPU write it (plus control). */
 struct fxt_cpu {
 	unsigned int cpu;
@@ -95,12 +114,12 @@ struct fxt_cpu {
 	struct irq_work save_work;	/* queues the packet outside the probe */
 
 	/*
-	 * Interrupt nesting on this CPU (fxt_probes.c): bit n of irq_open says
-	 * whether the begin event of nesting level n was written, so that an
-	 * end is written exactly when its begin was.
+	 * Interrupt nesting on this CPU (fxt_probes.c): the open levels,
+	 * innermost at irq_depth - 1 (those above FXT_IRQ_MAX_DEPTH only
+	 * counted), so that an end is written exactly when its begin was.
 	 */
 	unsigned int irq_depth;
-	u64 irq_open;
+	struct fxt_irq_level irq_stack[FXT_IRQ_MAX_DEPTH];
 
 	/* tables; touched only by probes on this CPU (fxt_tables.c) */
 	u16 next_string;

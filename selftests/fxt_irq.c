@@ -43,7 +43,7 @@
 #define NR_RNG_READS	200
 #define MODPROBE	"/sbin/modprobe"
 #define MAX_PROV	256
-#define FRAMES		64	/* the module's FXT_IRQ_MAX_DEPTH */
+#define FRAMES		64	/* above the module's FXT_IRQ_MAX_DEPTH (16) */
 
 static const char *const vector_names[] = {
 	"local_timer", "reschedule", "call_function", "call_function_single",
