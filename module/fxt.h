@@ -37,6 +37,7 @@ enum fxt_const_string {
 	FXT_S_WEIGHT,
 	FXT_S_HANDLED,
 	FXT_S_VECTOR,
+	FXT_S_NAMED_AT,		/* kernel object records' name time */
 	FXT_S_SOFTIRQ_FIRST,	/* softirq vector names, NR_SOFTIRQS of them */
 	FXT_S_VECTOR_FIRST = FXT_S_SOFTIRQ_FIRST + 10,
 	FXT_S_VECTOR_LAST = FXT_S_VECTOR_FIRST + 15,
@@ -196,9 +197,10 @@ unsigned int fxt_out_state(bool preempt, unsigned int prev_state,
 			   const struct task_struct *prev);
 bool fxt_write_string(struct fxt_cpu *c, u16 index, const char *str);
 bool fxt_write_thread(struct fxt_cpu *c, u8 index, u64 pid, u64 tid);
-void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name);
+void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name,
+			    u64 named_at);
 void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
-			   const char *name);
+			   const char *name, u64 named_at);
 void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		      struct task_struct *prev, struct task_struct *next,
 		      unsigned int prev_state);

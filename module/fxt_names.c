@@ -36,18 +36,22 @@ static void fxt_copy_comm(char *dst, const char *src)
 void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 			  const char *comm)
 {
+	/* Before the copy: the name read is at least as new as this time. */
+	u64 now = ktime_get_boot_fast_ns();
 	char name[TASK_COMM_LEN];
 
 	fxt_copy_comm(name, comm ? comm : p->comm);
 	if (p->pid == p->tgid)
-		fxt_write_kobj_process(c, p->tgid, name);
-	fxt_write_kobj_thread(c, p->pid, p->tgid, name);
+		fxt_write_kobj_process(c, p->tgid, name, now);
+	fxt_write_kobj_thread(c, p->pid, p->tgid, name, now);
 }
 
 /*
  * Name every process and thread that exists now. Called at start after the
- * fork and rename probes are registered, so a task created during the walk
- * is named by one or the other (or both: the last name written wins).
+ * fork and rename probes are registered, so a task created or renamed
+ * during the walk is named by one or the other (or both). These records
+ * carry no "named_at": a name that changes from now on is written again
+ * with one, so the snapshot's is the oldest name of its koid.
  */
 void fxt_names_snapshot(void)
 {
@@ -59,13 +63,13 @@ void fxt_names_snapshot(void)
 	for_each_process(g) {
 		fxt_copy_comm(leader, g->comm);
 		preempt_disable();
-		fxt_write_kobj_process(fxt_this_cpu(), g->tgid, leader);
+		fxt_write_kobj_process(fxt_this_cpu(), g->tgid, leader, 0);
 		preempt_enable();
 		for_each_thread(g, t) {
 			fxt_copy_comm(name, t->comm);
 			preempt_disable();
 			fxt_write_kobj_thread(fxt_this_cpu(), t->pid, t->tgid,
-					      name);
+					      name, 0);
 			preempt_enable();
 		}
 	}

@@ -23,6 +23,7 @@ static const char *const fxt_fixed_strings[FXT_S_SOFTIRQ_FIRST] = {
 	[FXT_S_WEIGHT] = "weight",
 	[FXT_S_HANDLED] = "handled",
 	[FXT_S_VECTOR] = "vector",
+	[FXT_S_NAMED_AT] = "named_at",
 };
 
 /* The kernel's softirq_to_name[], which is not exported. */
@@ -120,38 +121,54 @@ bool fxt_write_thread(struct fxt_cpu *c, u8 index, u64 pid, u64 tid)
 	return true;
 }
 
-void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name)
+/*
+ * Kernel object records. @named_at, when not 0, is written as the uint64
+ * argument "named_at": the boot-time ns at which the name took effect, by
+ * which fxt-collect finds each koid's newest name (records.rst).
+ */
+void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name,
+			    u64 named_at)
 {
 	unsigned int len = strnlen(name, TASK_COMM_LEN);
-	unsigned int words = 2 + FXT_WORDS(len);
+	unsigned int nargs = named_at ? 1 : 0;
+	unsigned int words = 2 + FXT_WORDS(len) + 2 * nargs;
 	int where;
 	u64 *p = fxt_durable_reserve(c, words * 8, &where);
 
 	if (!p)
 		return;
 	p[0] = fxt_kobj_header(words, FXT_OBJ_PROCESS,
-			       fxt_inline_string_ref(len), 0);
+			       fxt_inline_string_ref(len), nargs);
 	p[1] = koid;
-	fxt_put_stream(p + 2, name, len);
+	p = fxt_put_stream(p + 2, name, len);
+	if (named_at) {
+		p[0] = fxt_arg_header(FXT_ARG_UINT64, 2, FXT_S_NAMED_AT, 0);
+		p[1] = named_at;
+	}
 	fxt_durable_commit(c, words * 8, where);
 }
 
 void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
-			   const char *name)
+			   const char *name, u64 named_at)
 {
 	unsigned int len = strnlen(name, TASK_COMM_LEN);
-	unsigned int words = 2 + FXT_WORDS(len) + 2;
+	unsigned int nargs = named_at ? 2 : 1;
+	unsigned int words = 2 + FXT_WORDS(len) + 2 * nargs;
 	int where;
 	u64 *p = fxt_durable_reserve(c, words * 8, &where);
 
 	if (!p)
 		return;
 	p[0] = fxt_kobj_header(words, FXT_OBJ_THREAD,
-			       fxt_inline_string_ref(len), 1);
+			       fxt_inline_string_ref(len), nargs);
 	p[1] = koid;
 	p = fxt_put_stream(p + 2, name, len);
 	p[0] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_S_PROCESS, 0);
 	p[1] = pkoid;
+	if (named_at) {
+		p[2] = fxt_arg_header(FXT_ARG_UINT64, 2, FXT_S_NAMED_AT, 0);
+		p[3] = named_at;
+	}
 	fxt_durable_commit(c, words * 8, where);
 }
 
@@ -263,7 +280,7 @@ void fxt_write_cpu_preamble(struct fxt_cpu *c)
 	fxt_write_thread(c, FXT_IRQ_THREAD_INDEX, FXT_KOID_IRQ_PROCESS,
 			 FXT_KOID_IRQ_THREAD(c->cpu));
 	snprintf(name, sizeof(name), "irq/cpu%u", c->cpu);
-	fxt_write_kobj_process(c, FXT_KOID_IRQ_PROCESS, "irq");
+	fxt_write_kobj_process(c, FXT_KOID_IRQ_PROCESS, "irq", 0);
 	fxt_write_kobj_thread(c, FXT_KOID_IRQ_THREAD(c->cpu),
-			      FXT_KOID_IRQ_PROCESS, name);
+			      FXT_KOID_IRQ_PROCESS, name, 0);
 }

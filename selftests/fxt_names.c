@@ -491,6 +491,48 @@ TEST(renamed_threads_have_new_name)
 	}
 }
 
+/*
+ * Fork and rename records carry "named_at" (uint64, CLOCK_BOOTTIME ns): every
+ * record of the threads created during the trace does, and the self-renamer's
+ * names are stamped in the order it took them (records.rst).
+ */
+TEST(name_records_carry_named_at)
+{
+	uint64_t bad = 0, self_at[NR_SELF] = { 0 };
+
+	NEED_ARCHIVE();
+	for (size_t i = 0; i < R.a.nkobjs; i++) {
+		const struct fs_kobj *k = &R.a.kobjs[i];
+		bool ours = k->koid == (uint64_t)R.self_renamer ||
+			    k->koid == (uint64_t)R.exec_child;
+		int rank;
+
+		for (int n = 0; n < NR_RENAMED; n++)
+			ours |= k->koid == (uint64_t)R.renamed[n];
+		if (!ours)
+			continue;
+		if ((!k->has_named_at || k->named_at_type != FXT_ARG_UINT64 ||
+		     !k->named_at) && bad++ < 5)
+			TH_LOG("record at 0x%llx (koid %llu \"%s\"): no uint64 \"named_at\"",
+			       (unsigned long long)k->offset,
+			       (unsigned long long)k->koid, k->name);
+		if (k->koid != (uint64_t)R.self_renamer ||
+		    k->obj_type != FXT_OBJ_THREAD || strncmp(k->name, "fxt-self-", 9))
+			continue;
+		rank = atoi(k->name + 9);
+		if (rank >= 0 && rank < NR_SELF)
+			self_at[rank] = k->named_at;
+	}
+	EXPECT_EQ(0, bad);
+	/* the self-renamer's names are stamped in the order it took them */
+	for (int i = 1; i < NR_SELF; i++) {
+		EXPECT_LT(self_at[i - 1], self_at[i])
+			TH_LOG("fxt-self-%d stamped %llu, fxt-self-%d %llu", i - 1,
+			       (unsigned long long)self_at[i - 1], i,
+			       (unsigned long long)self_at[i]);
+	}
+}
+
 /* The renamed record still points at the right process. */
 TEST(renamed_threads_keep_process)
 {

@@ -140,6 +140,13 @@ static void load_kobj(struct fs_archive *a, const struct fxt_record *rec)
 		char an[32];
 
 		copy_str(an, sizeof(an), &arg->name);
+		if (!strcmp(an, "named_at")) {
+			k->has_named_at = true;
+			k->named_at_type = arg->type;
+			if (arg->type == FXT_ARG_UINT64)
+				k->named_at = arg->v.u64;
+			continue;
+		}
 		if (strcmp(an, "process"))
 			continue;
 		k->has_process = true;

@@ -48,6 +48,9 @@ struct fs_kobj {
 	bool has_process;		/* a "process" argument */
 	uint8_t process_arg_type;	/* its argument type (8 = koid) */
 	uint64_t process;		/* its value when of type koid */
+	bool has_named_at;		/* a "named_at" argument */
+	uint8_t named_at_type;		/* its argument type (4 = uint64) */
+	uint64_t named_at;		/* its value when of type uint64 */
 };
 
 struct fs_switch {

@@ -279,6 +279,7 @@ struct fxt_record {
 			uint8_t obj_type;
 			struct fxt_str name;
 			uint64_t koid;
+			uint64_t named_at;	/* "named_at" uint64 argument, else 0 */
 		} kobj;
 		struct {	/* subtype 0 and 1 (v2 fills out/in.tid only) */
 			uint16_t cpu;
@@ -372,14 +373,19 @@ typedef int (*fxt_diag_fn)(void *ctx, uint64_t offset, enum fxt_diag_id id,
 #define FXT_READER_MEM_LIMIT	(256u << 20)	/* tables: strings, threads, providers, koids */
 #define FXT_MAX_PROVIDERS	4096
 
-/* A kernel object the reader has seen (global table). */
+/*
+ * A kernel object the reader has seen (global table): the record with the
+ * latest "named_at" argument (records.rst), or, among records without one
+ * (or with equal ones), the last read.
+ */
 struct fxt_kobj_info {
 	uint64_t koid;
 	uint64_t process;	/* thread: its "process" argument, else 0 */
+	uint64_t named_at;	/* its "named_at" argument, 0 if none */
 	uint8_t obj_type;	/* ZX_OBJ_TYPE_* */
 	bool valid;		/* slot in use (internal) */
 	uint8_t name_len;
-	char name[45];		/* last name written, truncated to 44 bytes + NUL */
+	char name[45];		/* its name, truncated to 44 bytes + NUL */
 };
 
 struct fxt_reader;
