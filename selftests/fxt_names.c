@@ -10,6 +10,11 @@
  *     prctl(PR_SET_NAME, "fxt-renamed-N") and runs a while more;
  *   - one thread renames itself NR_SELF times ("fxt-self-0" ...), running
  *     between renames;
+ *   - NR_CROSS threads are each created by the main thread pinned to one
+ *     CPU and rename themselves ("fxt-cross-N") pinned to another, half of
+ *     them from CPU 1 to CPU 0 and half the other way: the fork record and
+ *     the rename record sit in different CPUs' durable data, and whichever
+ *     CPU is saved last puts the older name last in the CPUs' data;
  *   - a child is forked and execs /bin/sleep 0.05;
  *   - where the kernel has KFENCE, with its sampling turned up, children
  *     exec /bin/true by a path of PATH_MAX - 1 bytes: exec hands task_rename
@@ -17,11 +22,14 @@
  *     name shows as a KFENCE report in the kernel log;
  *   - at the end the main thread (the process leader) renames itself
  *     "fxt-names-lead": a process record must follow.
- * Then each test case checks one property of the archive.
+ * Then each test case checks one property of the archive, in particular
+ * that the last kernel object record of every koid, the one Perfetto
+ * applies, carries its final name (fxt-collect's trailer).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -38,6 +46,7 @@
 #define NAME		"names"
 #define NR_RENAMED	3
 #define NR_SELF		5
+#define NR_CROSS	4
 #define ORIG_COMM	"fxt_names"
 #define LEADER_COMM	"fxt-names-lead"
 #define EXEC_PATH	"/bin/sleep"
@@ -58,6 +67,9 @@ static struct {
 	pid_t pid;			/* this process */
 	pid_t renamed[NR_RENAMED];
 	pid_t self_renamer;
+	pid_t cross[NR_CROSS];
+	int cross_fork_cpu[NR_CROSS], cross_rename_cpu[NR_CROSS];
+	int cross_err;			/* errno of an affinity change */
 	pid_t exec_child;
 	int exec_status;
 	char orig_comm[16];		/* the comm the threads inherited */
@@ -221,6 +233,66 @@ static void long_path_execs(void)
 	close(kmsg);
 }
 
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
+}
+
+/* Renames itself on its rename CPU; it was forked on its fork CPU. */
+static void *cross_main(void *arg)
+{
+	int n = (int)(long)arg, err;
+	char name[16];
+
+	R.cross[n] = gettid();
+	err = pin_to(R.cross_rename_cpu[n]);
+	if (err)
+		R.cross_err = err;
+	run_a_bit();
+	snprintf(name, sizeof(name), "fxt-cross-%d", n);
+	prctl(PR_SET_NAME, name);
+	run_a_bit();
+	return NULL;
+}
+
+/*
+ * Fork (on the main thread's CPU) and rename (on the new thread's) on two
+ * different CPUs, in both directions.
+ */
+static int cross_cpu_renames(void)
+{
+	pthread_t th[NR_CROSS];
+	cpu_set_t old;
+	int err = 0, n = 0;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		R.cross_err = ENODEV;
+		return 0;
+	}
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return -errno;
+	for (; n < NR_CROSS; n++) {
+		R.cross_fork_cpu[n] = n % 2 ? 0 : 1;
+		R.cross_rename_cpu[n] = n % 2 ? 1 : 0;
+		err = pin_to(R.cross_fork_cpu[n]);
+		if (err) {
+			R.cross_err = err;
+			break;
+		}
+		err = pthread_create(&th[n], NULL, cross_main, (void *)(long)n);
+		if (err)
+			break;
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+	while (n--)
+		pthread_join(th[n], NULL);
+	return err == R.cross_err ? 0 : -err;
+}
+
 static int workload(void)
 {
 	pthread_t th[NR_RENAMED], self;
@@ -249,6 +321,9 @@ static int workload(void)
 		pthread_join(th[i], NULL);
 	pthread_join(self, NULL);
 	waitpid(R.exec_child, &R.exec_status, 0);
+	err = cross_cpu_renames();
+	if (err)
+		return err;
 	long_path_execs();
 
 	prctl(PR_SET_NAME, LEADER_COMM);
@@ -638,7 +713,7 @@ TEST(exec_child_named_after_image)
 		log_names(R.exec_child);
 }
 
-/* How many records of obj_type for koid carry name. */
+/* How many records of obj_type for koid carry name (the trailer's not). */
 static unsigned int count_named(uint8_t obj_type, uint64_t koid, const char *name)
 {
 	unsigned int n = 0;
@@ -647,6 +722,7 @@ static unsigned int count_named(uint8_t obj_type, uint64_t koid, const char *nam
 		const struct fs_kobj *k = &R.a.kobjs[i];
 
 		n += k->obj_type == obj_type && k->koid == koid &&
+		     k->provider != FXT_NAMES_PROVIDER_ID &&
 		     !strcmp(k->name, name);
 	}
 	return n;
@@ -696,6 +772,95 @@ TEST(rename_copies_only_the_name)
 	EXPECT_EQ(0, R.long_exec_failures)
 		TH_LOG("execs of " LONG_EXEC_DIR "./.../" LONG_EXEC_COMM " failed");
 	ASSERT_EQ(0, R.kfence_reports) TH_LOG("first: %s", R.kfence_first);
+}
+
+/* The last record of (obj_type, koid) in archive order, or NULL. */
+static const struct fs_kobj *last_record(uint8_t obj_type, uint64_t koid)
+{
+	const struct fs_kobj *last = NULL;
+
+	for (size_t i = 0; i < R.a.nkobjs; i++)
+		if (R.a.kobjs[i].obj_type == obj_type && R.a.kobjs[i].koid == koid)
+			last = &R.a.kobjs[i];
+	return last;
+}
+
+static void expect_last_named(struct __test_metadata *_metadata,
+			      uint8_t obj_type, uint64_t koid, const char *want,
+			      uint64_t *bad)
+{
+	const struct fs_kobj *k = last_record(obj_type, koid);
+
+	if (k && !strcmp(k->name, want))
+		return;
+	(*bad)++;
+	TH_LOG("%s %llu: last record %s%s%s, final name \"%s\"",
+	       obj_type == FXT_OBJ_PROCESS ? "process" : "thread",
+	       (unsigned long long)koid, k ? "\"" : "missing",
+	       k ? k->name : "", k ? "\"" : "", want);
+	log_names(koid);
+}
+
+/*
+ * (d) Perfetto names a koid after the last kernel object record it reads.
+ * For every process and thread the workload named, the last record of its
+ * koid in the archive (fxt-collect's trailer included) carries its final
+ * name, also for the threads forked on one CPU and renamed on another,
+ * whose records sit in two CPUs' data saved in the collector's order.
+ */
+TEST(last_record_is_final_name)
+{
+	uint64_t bad = 0;
+	char name[16];
+
+	NEED_ARCHIVE();
+	for (int n = 0; n < NR_RENAMED; n++) {
+		snprintf(name, sizeof(name), "fxt-renamed-%d", n);
+		expect_last_named(_metadata, FXT_OBJ_THREAD, R.renamed[n], name, &bad);
+	}
+	snprintf(name, sizeof(name), "fxt-self-%d", NR_SELF - 1);
+	expect_last_named(_metadata, FXT_OBJ_THREAD, R.self_renamer, name, &bad);
+	for (int n = 0; n < NR_CROSS && R.cross[n]; n++) {
+		snprintf(name, sizeof(name), "fxt-cross-%d", n);
+		expect_last_named(_metadata, FXT_OBJ_THREAD, R.cross[n], name, &bad);
+	}
+	expect_last_named(_metadata, FXT_OBJ_THREAD, R.exec_child, EXEC_COMM, &bad);
+	expect_last_named(_metadata, FXT_OBJ_PROCESS, R.exec_child, EXEC_COMM, &bad);
+	expect_last_named(_metadata, FXT_OBJ_THREAD, R.pid, LEADER_COMM, &bad);
+	expect_last_named(_metadata, FXT_OBJ_PROCESS, R.pid, LEADER_COMM, &bad);
+	ASSERT_EQ(0, bad);
+}
+
+/*
+ * The cross-CPU threads really were forked on one CPU and renamed on the
+ * other: their fork record (the inherited name) and their rename record
+ * are in different CPUs' data, as the workload meant.
+ */
+TEST(cross_cpu_renames_on_two_cpus)
+{
+	NEED_ARCHIVE();
+	if (R.cross_err)
+		SKIP(return, "cannot pin to two CPUs: %s", strerror(R.cross_err));
+	for (int n = 0; n < NR_CROSS; n++) {
+		int fork_prov = -1, rename_prov = -1;
+		char name[16];
+
+		snprintf(name, sizeof(name), "fxt-cross-%d", n);
+		for (size_t i = 0; i < R.a.nkobjs; i++) {
+			const struct fs_kobj *k = &R.a.kobjs[i];
+
+			if (k->obj_type != FXT_OBJ_THREAD ||
+			    k->koid != (uint64_t)R.cross[n] ||
+			    k->provider == FXT_NAMES_PROVIDER_ID)
+				continue;
+			if (!strcmp(k->name, R.orig_comm))
+				fork_prov = (int)k->provider;
+			else if (!strcmp(k->name, name))
+				rename_prov = (int)k->provider;
+		}
+		EXPECT_EQ(R.cross_fork_cpu[n], fork_prov) TH_LOG("%s", name);
+		EXPECT_EQ(R.cross_rename_cpu[n], rename_prov) TH_LOG("%s", name);
+	}
 }
 
 /* Kernel object records of type process never carry a "process" arg. */

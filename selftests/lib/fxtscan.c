@@ -246,6 +246,7 @@ int fs_load(const char *path, struct fs_archive *a)
 			continue;
 		}
 		if ((int)rec->provider > a->max_provider &&
+		    rec->provider != FXT_NAMES_PROVIDER_ID &&
 		    rec->type != FXT_REC_METADATA)
 			a->max_provider = (int)rec->provider;
 		switch (rec->type) {

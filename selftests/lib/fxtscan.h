@@ -41,7 +41,7 @@ int fs_collect_stop(struct fs_collector *c, char *why, size_t why_len);
 
 struct fs_kobj {
 	uint64_t offset;		/* in the archive */
-	uint32_t provider;
+	uint32_t provider;		/* FXT_NAMES_PROVIDER_ID: the trailer */
 	uint8_t obj_type;		/* 1 process, 2 thread */
 	uint64_t koid;
 	char name[64];			/* "" when the record had no name */
@@ -110,7 +110,7 @@ struct fs_archive {
 	uint64_t records;
 	uint64_t diags;			/* libfxt diagnostics */
 	uint64_t malformed;		/* records libfxt flagged malformed/unknown */
-	int max_provider;		/* -1 when none */
+	int max_provider;		/* -1 when none; the trailer's not counted */
 	uint64_t buffer_full;		/* provider event "buffer full" records */
 	char error[256];		/* "" when the whole archive was read */
 };

@@ -484,6 +484,34 @@ uint64_t fxt_merge_diag_count(const struct fxt_merge *m);
 const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, uint64_t koid);
 
 /* ------------------------------------------------------------------ */
+/* Newest names: fxt-collect's trailer (lib/newest.c).                  */
+
+/*
+ * Perfetto names a koid after the last kernel object record it reads for
+ * it; in an archive the CPUs' records come in save order, not time order.
+ * Fed the durable records in the order they are written to the archive,
+ * a tracker keeps, per (object type, koid), the newest name (by the
+ * "named_at" argument; records without one are the oldest) and whether the
+ * last record written carried it. fxt_newest_write_trailer() then appends
+ * provider FXT_NAMES_PROVIDER_ID with one kernel object record (inline
+ * strings, "process" koid and "named_at" uint64 arguments) per koid whose
+ * last record was not its newest. About 80 bytes per koid, for at most
+ * max_objects koids; records beyond are counted as untracked.
+ */
+struct fxt_newest;
+
+struct fxt_newest *fxt_newest_new(size_t max_objects);	/* NULL: no memory */
+void fxt_newest_free(struct fxt_newest *n);
+/* Whole records of provider, as written to the archive (a partial one is ignored). */
+void fxt_newest_feed(struct fxt_newest *n, uint32_t provider, const void *data,
+		     size_t len);
+size_t fxt_newest_stale(const struct fxt_newest *n);	/* koids the trailer rewrites */
+size_t fxt_newest_koids(const struct fxt_newest *n);	/* koids tracked */
+uint64_t fxt_newest_untracked(const struct fxt_newest *n);	/* records not tracked */
+/* Records written (0: none needed, no provider either), or -errno. */
+int fxt_newest_write_trailer(struct fxt_newest *n, struct fxt_writer *w);
+
+/* ------------------------------------------------------------------ */
 /* Small helpers shared by the tools.                                   */
 
 static inline struct fxt_str fxt_str(const char *s)

@@ -279,8 +279,9 @@ static void names_thread(struct fxt_writer *w, uint64_t koid, const char *name,
  * "named_at", fork and rename records with it, each in the durable data
  * of the CPU that ran the probe. Thread 8 was forked on CPU 1 ("app", at
  * 1000) and renamed itself on CPU 0 ("app-renamed", at 3000); CPU 0's
- * chunk comes first, so the older name is the last one in the file. The
- * tools name thread 8 by the newest.
+ * chunk comes first, so the older name is the last one in the CPUs' data.
+ * fxt-collect's trailer restates the newest (what lib/newest.c writes,
+ * checked by the unit tests), and the tools name thread 8 by it.
  */
 static void build_names(struct fxt_writer *w)
 {
@@ -307,6 +308,13 @@ static void build_names(struct fxt_writer *w)
 			 fxt_thread_inline(7, 8), 20);
 	fxt_write_switch(w, 1, 2000, FXT_THREAD_BLOCKED, fxt_thread_inline(7, 8), 20,
 			 fxt_thread_inline(0, 0), 0);
+	/* the trailer: inline strings, its own provider */
+	fxt_write_provider_info(w, FXT_NAMES_PROVIDER_ID, FXT_NAMES_PROVIDER_NAME);
+	fxt_write_init(w, NS);
+	fxt_write_kobj(w, FXT_OBJ_THREAD, 8, fxt_str("app-renamed"),
+		       (const struct fxt_arg[]){
+				fxt_arg_koid(fxt_str("process"), 7),
+				fxt_arg_u64(fxt_str("named_at"), 3000) }, 2);
 }
 
 /* ------------------------------------------------------------------ */
