@@ -10,7 +10,7 @@
  *   fxt_packets.c  the packet FIFO (STARTED, SAVE_BUFFER, STOPPED)
  *   fxt_tables.c   per-CPU string and thread tables
  *   fxt_records.c  FXT record writers (one per record kind)
- *   fxt_names.c    kernel object records: start snapshot, fork/exec/rename
+ *   fxt_names.c    kernel object records: start snapshot, fork, rename
  *   fxt_probes.c   tracepoint lookup, registration and the probes
  */
 #ifndef _FXT_INTERNAL_H
@@ -37,6 +37,7 @@ enum fxt_const_string {
 	FXT_S_WEIGHT,
 	FXT_S_HANDLED,
 	FXT_S_VECTOR,
+	FXT_S_NAMED_AT,		/* kernel object records' name time */
 	FXT_S_SOFTIRQ_FIRST,	/* softirq vector names, NR_SOFTIRQS of them */
 	FXT_S_VECTOR_FIRST = FXT_S_SOFTIRQ_FIRST + 10,
 	FXT_S_VECTOR_LAST = FXT_S_VECTOR_FIRST + 15,
@@ -61,13 +62,39 @@ struct fxt_thread_slot {
 	u8 seen;		/* 0: slot free */
 };
 
-/* Per-CPU cache of interrupt handler name strings (fxt_tables.c). */
+/* Strings fxt writes (string records, inline names) are cut at this length. */
+#define FXT_NAME_MAX		255
+
+/*
+ * Per-CPU cache of interrupt handler name strings (fxt_tables.c), keyed on
+ * (irq, name pointer); a lookup probes FXT_IRQ_NAME_WAYS slots.
+ */
 #define FXT_IRQ_NAME_SLOTS	256	/* power of two */
+#define FXT_IRQ_NAME_WAYS	8
 
 struct fxt_irq_name_slot {
 	const char *name;	/* action->name; compared, never dereferenced later */
 	int irq;
 	u16 index;		/* 0: free */
+};
+
+/*
+ * One level of interrupt nesting on a CPU (fxt_probes.c): what its begin
+ * opened, so that only the end of that same interrupt closes it.
+ */
+enum fxt_irq_kind {
+	FXT_IRQ_HANDLER = 1,	/* irq_handler_entry/exit; number: the irq */
+	FXT_IRQ_SOFTIRQ,	/* softirq_entry/exit; number: the vector */
+	FXT_IRQ_VECTOR,		/* x86 irq_vectors; number: its name's index */
+};
+
+#define FXT_IRQ_MAX_DEPTH	16
+
+struct fxt_irq_level {
+	u32 number;
+	u16 name;		/* the begin's name index; 0: inline or none */
+	u8 kind;		/* enum fxt_irq_kind */
+	u8 written;		/* the begin event is in the buffer */
 };
 
 /* Everything a CPU owns. Only probes on that CPU write it (plus control). */
@@ -91,16 +118,17 @@ struct fxt_cpu {
 	bool need_preamble;
 
 	/*
-	 * Interrupt nesting on this CPU (fxt_probes.c): bit n of irq_open says
-	 * whether the begin event of nesting level n was written, so that an
-	 * end is written exactly when its begin was.
+	 * Interrupt nesting on this CPU (fxt_probes.c): the open levels,
+	 * innermost at irq_depth - 1 (those above FXT_IRQ_MAX_DEPTH only
+	 * counted), so that an end is written exactly when its begin was.
 	 */
 	unsigned int irq_depth;
-	u64 irq_open;
+	struct fxt_irq_level irq_stack[FXT_IRQ_MAX_DEPTH];
 
 	/* tables; touched only by probes on this CPU (fxt_tables.c) */
 	u16 next_string;
 	u8 next_thread;
+	u8 irq_name_victim;		/* next way replaced when all are taken */
 	struct fxt_thread_slot threads[FXT_THREAD_SLOTS];
 	struct fxt_irq_name_slot irq_names[FXT_IRQ_NAME_SLOTS];
 };
@@ -177,16 +205,17 @@ unsigned int fxt_out_state(bool preempt, unsigned int prev_state,
 			   const struct task_struct *prev);
 bool fxt_write_string(struct fxt_cpu *c, u16 index, const char *str);
 bool fxt_write_thread(struct fxt_cpu *c, u8 index, u64 pid, u64 tid);
-void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name);
+void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name,
+			    u64 named_at);
 void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
-			   const char *name);
+			   const char *name, u64 named_at);
 void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		      struct task_struct *prev, struct task_struct *next,
 		      unsigned int prev_state);
 void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p);
 bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
-			 u16 name, u16 arg_name, unsigned int arg_type,
-			 u32 arg_value);
+			 u16 name, const char *inline_name, u16 arg_name,
+			 unsigned int arg_type, u32 arg_value);
 void fxt_write_cpu_preamble(struct fxt_cpu *c);
 const char *fxt_const_string(unsigned int index);
 

@@ -2,11 +2,11 @@
 /*
  * fxt_names.c - kernel object records: who every thread and process is.
  *
- * At start a snapshot names every task; from then on the fork, exec and
- * rename probes name what changes. All of it goes to the durable buffer of
- * the CPU that writes it, so no trace of any length or mode shows a thread
- * without a name. Kernel object records are global in FXT: the CPU (the
- * provider) that carries one does not matter.
+ * At start a snapshot names every task; from then on the fork and rename
+ * probes name what changes (exec renames the task: records.rst). All of it
+ * goes to the durable buffer of the CPU that writes it, so no trace of any
+ * length or mode shows a thread without a name. Kernel object records are
+ * global in FXT: the CPU (the provider) that carries one does not matter.
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -15,11 +15,16 @@
 #include <linux/string.h>
 #include "fxt.h"
 
-/* A racy copy is fine (tracepoints do the same): comm is always 0-ended. */
+/*
+ * Copy a name up to its NUL and never past it: the comm task_rename passes
+ * may be a shorter buffer than TASK_COMM_LEN (exec passes the basename at
+ * the end of the path it was given, which can end a slab object). A racy
+ * read of a task's own comm is fine (tracepoints do the same): it is always
+ * 0-ended within TASK_COMM_LEN.
+ */
 static void fxt_copy_comm(char *dst, const char *src)
 {
-	memcpy(dst, src, TASK_COMM_LEN);
-	dst[TASK_COMM_LEN - 1] = '\0';
+	strscpy(dst, src, TASK_COMM_LEN);
 }
 
 /**
@@ -31,18 +36,22 @@ static void fxt_copy_comm(char *dst, const char *src)
 void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 			  const char *comm)
 {
+	/* Before the copy: the name read is at least as new as this time. */
+	u64 now = ktime_get_boot_fast_ns();
 	char name[TASK_COMM_LEN];
 
 	fxt_copy_comm(name, comm ? comm : p->comm);
 	if (p->pid == p->tgid)
-		fxt_write_kobj_process(c, p->tgid, name);
-	fxt_write_kobj_thread(c, p->pid, p->tgid, name);
+		fxt_write_kobj_process(c, p->tgid, name, now);
+	fxt_write_kobj_thread(c, p->pid, p->tgid, name, now);
 }
 
 /*
  * Name every process and thread that exists now. Called at start after the
- * fork/exec/rename probes are registered, so a task created during the walk
- * is named by one or the other (or both: the last name written wins).
+ * fork and rename probes are registered, so a task created or renamed
+ * during the walk is named by one or the other (or both). These records
+ * carry no "named_at": a name that changes from now on is written again
+ * with one, so the snapshot's is the oldest name of its koid.
  */
 void fxt_names_snapshot(void)
 {
@@ -54,13 +63,13 @@ void fxt_names_snapshot(void)
 	for_each_process(g) {
 		fxt_copy_comm(leader, g->comm);
 		preempt_disable();
-		fxt_write_kobj_process(fxt_this_cpu(), g->tgid, leader);
+		fxt_write_kobj_process(fxt_this_cpu(), g->tgid, leader, 0);
 		preempt_enable();
 		for_each_thread(g, t) {
 			fxt_copy_comm(name, t->comm);
 			preempt_disable();
 			fxt_write_kobj_thread(fxt_this_cpu(), t->pid, t->tgid,
-					      name);
+					      name, 0);
 			preempt_enable();
 		}
 	}

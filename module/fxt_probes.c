@@ -38,12 +38,12 @@ static void fxt_probe_fork(void *data, struct task_struct *parent,
 	fxt_write_task_names(fxt_this_cpu(), child, NULL);
 }
 
-static void fxt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
-			   struct linux_binprm *bprm)
-{
-	fxt_write_task_names(fxt_this_cpu(), p, NULL);
-}
-
+/*
+ * Also exec's names: begin_new_exec() renames the task (6.1 and 6.12 alike)
+ * after de_thread() made it its process's leader, so this writes the new
+ * image's process and thread records, and sched_process_exec, which would
+ * write the same two again, is not hooked.
+ */
 static void fxt_probe_rename(void *data, struct task_struct *task,
 			     const char *comm)
 {
@@ -52,69 +52,91 @@ static void fxt_probe_rename(void *data, struct task_struct *task,
 
 /*
  * Interrupt begin/end events nest per CPU (a hard interrupt can interrupt a
- * softirq or a probe, never the reverse). An end is written only when its
- * begin was: not for an interrupt that began before tracing did, nor for
- * one whose begin was dropped. Nested writers finish before the writer
- * they interrupted resumes, so plain per-CPU fields suffice.
+ * softirq or a probe, never the reverse). Each CPU keeps a stack of the
+ * open levels, each saying which interrupt opened it (kind and number) and
+ * whether its begin was written. An end closes the innermost level only
+ * when it is that same interrupt's, and is written exactly when its begin
+ * was: not for an interrupt that began before tracing did, nor for one
+ * whose begin was dropped, nor for one whose exit probe was hooked before
+ * its entry probe (exits are hooked first): such an end leaves the level
+ * it does not belong to open, where popping it would close, say, a softirq
+ * with a local_timer end. The end reuses its begin's name index. A level
+ * whose end is never seen (its exit unhooked while it ran) stays open, as
+ * at the end of any trace: the next start empties the stack.
+ *
+ * The stack and the record are handled with interrupts off, so a nested
+ * probe never sees a half-made level; the work is bounded.
  */
-#define FXT_IRQ_MAX_DEPTH	64
-
-static void fxt_irq_begin(u16 cat, u16 name, u16 arg_name,
+static void fxt_irq_begin(enum fxt_irq_kind kind, u32 number, u16 cat,
+			  u16 name, const char *inline_name, u16 arg_name,
 			  unsigned int arg_type, u32 arg_value)
 {
 	struct fxt_cpu *c = fxt_this_cpu();
-	unsigned int level = c->irq_depth++;
-	bool written;
-
-	written = level < FXT_IRQ_MAX_DEPTH &&
-		  fxt_write_irq_event(c, FXT_EVENT_DURATION_BEGIN, cat, name,
-				      arg_name, arg_type, arg_value);
-	if (level < FXT_IRQ_MAX_DEPTH) {
-		if (written)
-			c->irq_open |= BIT_ULL(level);
-		else
-			c->irq_open &= ~BIT_ULL(level);
-	}
-}
-
-/* Pop a nesting level; true when its begin was written, so its end must be. */
-static bool fxt_irq_end_due(struct fxt_cpu *c)
-{
+	struct fxt_irq_level *l;
+	unsigned long flags;
 	unsigned int level;
 
-	if (!c->irq_depth)
-		return false;	/* it began before tracing did */
-	level = --c->irq_depth;
-	return level < FXT_IRQ_MAX_DEPTH && c->irq_open & BIT_ULL(level);
+	local_irq_save(flags);
+	level = c->irq_depth++;
+	if (level < FXT_IRQ_MAX_DEPTH) {
+		l = &c->irq_stack[level];
+		l->kind = kind;
+		l->number = number;
+		l->name = name;
+		l->written = fxt_write_irq_event(c, FXT_EVENT_DURATION_BEGIN,
+						 cat, name, inline_name,
+						 arg_name, arg_type, arg_value);
+	}
+	local_irq_restore(flags);
 }
 
-static void fxt_irq_end(u16 cat, u16 name, u16 arg_name,
+/*
+ * Close the innermost level if (kind, number) opened it, writing the end
+ * when the begin was written. @inline_name: the name to write when the
+ * begin had no index for it.
+ */
+static void fxt_irq_end(enum fxt_irq_kind kind, u32 number, u16 cat,
+			const char *inline_name, u16 arg_name,
 			unsigned int arg_type, u32 arg_value)
 {
 	struct fxt_cpu *c = fxt_this_cpu();
+	struct fxt_irq_level *l;
+	unsigned long flags;
+	unsigned int level;
 
-	if (fxt_irq_end_due(c))
-		fxt_write_irq_event(c, FXT_EVENT_DURATION_END, cat, name,
-				    arg_name, arg_type, arg_value);
+	local_irq_save(flags);
+	level = c->irq_depth;
+	if (!level)
+		goto out;		/* it began before tracing did */
+	level--;
+	if (level >= FXT_IRQ_MAX_DEPTH) {
+		c->irq_depth = level;	/* too deep to be recorded */
+		goto out;
+	}
+	l = &c->irq_stack[level];
+	if (l->kind != kind || l->number != number)
+		goto out;		/* not this interrupt's level */
+	c->irq_depth = level;
+	if (l->written)
+		fxt_write_irq_event(c, FXT_EVENT_DURATION_END, cat, l->name,
+				    l->name ? NULL : inline_name, arg_name,
+				    arg_type, arg_value);
+out:
+	local_irq_restore(flags);
 }
 
 static void fxt_probe_irq_entry(void *data, int irq, struct irqaction *action)
 {
-	fxt_irq_begin(FXT_S_IRQ, fxt_irq_name_ref(fxt_this_cpu(), irq,
-						  action->name),
-		      FXT_S_IRQ, FXT_ARG_INT32, irq);
+	fxt_irq_begin(FXT_IRQ_HANDLER, irq, FXT_S_IRQ,
+		      fxt_irq_name_ref(fxt_this_cpu(), irq, action->name),
+		      action->name, FXT_S_IRQ, FXT_ARG_INT32, irq);
 }
 
 static void fxt_probe_irq_exit(void *data, int irq, struct irqaction *action,
 			       int ret)
 {
-	struct fxt_cpu *c = fxt_this_cpu();
-
-	/* Look the name up only for an end that will be written. */
-	if (fxt_irq_end_due(c))
-		fxt_write_irq_event(c, FXT_EVENT_DURATION_END, FXT_S_IRQ,
-				    fxt_irq_name_ref(c, irq, action->name),
-				    FXT_S_HANDLED, FXT_ARG_BOOL, ret != IRQ_NONE);
+	fxt_irq_end(FXT_IRQ_HANDLER, irq, FXT_S_IRQ, action->name,
+		    FXT_S_HANDLED, FXT_ARG_BOOL, ret != IRQ_NONE);
 }
 
 static u16 fxt_softirq_name(unsigned int vec)
@@ -124,27 +146,30 @@ static u16 fxt_softirq_name(unsigned int vec)
 
 static void fxt_probe_softirq_entry(void *data, unsigned int vec)
 {
-	fxt_irq_begin(FXT_S_SOFTIRQ, fxt_softirq_name(vec), FXT_S_VECTOR,
+	fxt_irq_begin(FXT_IRQ_SOFTIRQ, vec, FXT_S_SOFTIRQ,
+		      fxt_softirq_name(vec), NULL, FXT_S_VECTOR,
 		      FXT_ARG_UINT32, vec);
 }
 
 static void fxt_probe_softirq_exit(void *data, unsigned int vec)
 {
-	fxt_irq_end(FXT_S_SOFTIRQ, fxt_softirq_name(vec), FXT_S_VECTOR,
+	fxt_irq_end(FXT_IRQ_SOFTIRQ, vec, FXT_S_SOFTIRQ, NULL, FXT_S_VECTOR,
 		    FXT_ARG_UINT32, vec);
 }
 
 /* x86 irq_vectors: data is the string index of the vector's name. */
 static void fxt_probe_vector_entry(void *data, int vector)
 {
-	fxt_irq_begin(FXT_S_IRQ, (u16)(uintptr_t)data, FXT_S_VECTOR,
-		      FXT_ARG_INT32, vector);
+	u16 name = (u16)(uintptr_t)data;
+
+	fxt_irq_begin(FXT_IRQ_VECTOR, name, FXT_S_IRQ, name, NULL,
+		      FXT_S_VECTOR, FXT_ARG_INT32, vector);
 }
 
 static void fxt_probe_vector_exit(void *data, int vector)
 {
-	fxt_irq_end(FXT_S_IRQ, (u16)(uintptr_t)data, FXT_S_VECTOR,
-		    FXT_ARG_INT32, vector);
+	fxt_irq_end(FXT_IRQ_VECTOR, (u16)(uintptr_t)data, FXT_S_IRQ, NULL,
+		    FXT_S_VECTOR, FXT_ARG_INT32, vector);
 }
 
 /* The x86 interrupt vectors that bypass irq_handler_entry. */
@@ -177,7 +202,6 @@ struct fxt_hook {
  */
 static struct fxt_hook fxt_hooks[] = {
 	FXT_HOOK("sched_process_fork", fxt_probe_fork, FXT_NAMES),
-	FXT_HOOK("sched_process_exec", fxt_probe_exec, FXT_NAMES),
 	FXT_HOOK("task_rename", fxt_probe_rename, FXT_NAMES),
 	FXT_HOOK("sched_switch", fxt_probe_switch, FXT_CAT_SCHED),
 	FXT_HOOK("sched_waking", fxt_probe_waking, FXT_CAT_WAKEUP),

@@ -23,6 +23,7 @@ static const char *const fxt_fixed_strings[FXT_S_SOFTIRQ_FIRST] = {
 	[FXT_S_WEIGHT] = "weight",
 	[FXT_S_HANDLED] = "handled",
 	[FXT_S_VECTOR] = "vector",
+	[FXT_S_NAMED_AT] = "named_at",
 };
 
 /* The kernel's softirq_to_name[], which is not exported. */
@@ -93,7 +94,7 @@ static u64 *fxt_put_stream(u64 *p, const char *str, unsigned int len)
 
 bool fxt_write_string(struct fxt_cpu *c, u16 index, const char *str)
 {
-	unsigned int len = strnlen(str, 255);
+	unsigned int len = strnlen(str, FXT_NAME_MAX);
 	unsigned int words = 1 + FXT_WORDS(len);
 	int where;
 	u64 *p = fxt_durable_reserve(c, words * 8, &where);
@@ -120,38 +121,54 @@ bool fxt_write_thread(struct fxt_cpu *c, u8 index, u64 pid, u64 tid)
 	return true;
 }
 
-void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name)
+/*
+ * Kernel object records. @named_at, when not 0, is written as the uint64
+ * argument "named_at": the boot-time ns at which the name took effect, by
+ * which fxt-collect finds each koid's newest name (records.rst).
+ */
+void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name,
+			    u64 named_at)
 {
 	unsigned int len = strnlen(name, TASK_COMM_LEN);
-	unsigned int words = 2 + FXT_WORDS(len);
+	unsigned int nargs = named_at ? 1 : 0;
+	unsigned int words = 2 + FXT_WORDS(len) + 2 * nargs;
 	int where;
 	u64 *p = fxt_durable_reserve(c, words * 8, &where);
 
 	if (!p)
 		return;
 	p[0] = fxt_kobj_header(words, FXT_OBJ_PROCESS,
-			       fxt_inline_string_ref(len), 0);
+			       fxt_inline_string_ref(len), nargs);
 	p[1] = koid;
-	fxt_put_stream(p + 2, name, len);
+	p = fxt_put_stream(p + 2, name, len);
+	if (named_at) {
+		p[0] = fxt_arg_header(FXT_ARG_UINT64, 2, FXT_S_NAMED_AT, 0);
+		p[1] = named_at;
+	}
 	fxt_durable_commit(c, words * 8, where);
 }
 
 void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
-			   const char *name)
+			   const char *name, u64 named_at)
 {
 	unsigned int len = strnlen(name, TASK_COMM_LEN);
-	unsigned int words = 2 + FXT_WORDS(len) + 2;
+	unsigned int nargs = named_at ? 2 : 1;
+	unsigned int words = 2 + FXT_WORDS(len) + 2 * nargs;
 	int where;
 	u64 *p = fxt_durable_reserve(c, words * 8, &where);
 
 	if (!p)
 		return;
 	p[0] = fxt_kobj_header(words, FXT_OBJ_THREAD,
-			       fxt_inline_string_ref(len), 1);
+			       fxt_inline_string_ref(len), nargs);
 	p[1] = koid;
 	p = fxt_put_stream(p + 2, name, len);
 	p[0] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_S_PROCESS, 0);
 	p[1] = pkoid;
+	if (named_at) {
+		p[2] = fxt_arg_header(FXT_ARG_UINT64, 2, FXT_S_NAMED_AT, 0);
+		p[3] = named_at;
+	}
 	fxt_durable_commit(c, words * 8, where);
 }
 
@@ -190,8 +207,15 @@ void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p)
 	u64 waker, ts, *w;
 	unsigned int bufno;
 
-	/* An interrupt woke it, not the thread it happened to interrupt. */
-	if (in_hardirq() || in_serving_softirq())
+	/*
+	 * An interrupt woke it, not the thread it happened to interrupt. The
+	 * idle task (pid 0) also wakes threads outside interrupts: a CPU
+	 * coming online unparks its stopper thread, and the idle loop runs
+	 * cross-CPU function calls queued to a polling CPU. Those wakeups are
+	 * the CPU's doing, not a thread's: name the CPU's interrupt
+	 * pseudo-thread too, never koid 0.
+	 */
+	if (in_hardirq() || in_serving_softirq() || !current->pid)
 		waker = FXT_KOID_IRQ_THREAD(c->cpu);
 	else
 		waker = current->pid;
@@ -209,23 +233,30 @@ void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p)
 
 /*
  * A duration begin or end event on the CPU's interrupt pseudo-thread with
- * one 32-bit argument (int32, uint32 or bool).
+ * one 32-bit argument (int32, uint32 or bool). @name is a string index of
+ * this CPU; when it is 0, @inline_name (if not NULL) is written inline.
  */
 bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
-			 u16 name, u16 arg_name, unsigned int arg_type,
-			 u32 arg_value)
+			 u16 name, const char *inline_name, u16 arg_name,
+			 unsigned int arg_type, u32 arg_value)
 {
-	const unsigned int words = 3;
-	unsigned int bufno;
+	unsigned int len = 0, words, bufno;
 	u64 ts, *p;
 
+	if (!name && inline_name) {
+		len = strnlen(inline_name, FXT_NAME_MAX);
+		if (len)
+			name = fxt_inline_string_ref(len);
+	}
+	words = 3 + FXT_WORDS(len);
 	p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
 	if (!p)
 		return false;
 	p[0] = fxt_event_header(words, type, 1, FXT_IRQ_THREAD_INDEX, cat,
 				name);
 	p[1] = ts;
-	p[2] = fxt_arg_header(arg_type, 1, arg_name, arg_value);
+	p = fxt_put_stream(p + 2, inline_name, len);
+	p[0] = fxt_arg_header(arg_type, 1, arg_name, arg_value);
 	fxt_rolling_commit(c, words * 8, bufno);
 	return true;
 }
@@ -249,7 +280,7 @@ void fxt_write_cpu_preamble(struct fxt_cpu *c)
 	fxt_write_thread(c, FXT_IRQ_THREAD_INDEX, FXT_KOID_IRQ_PROCESS,
 			 FXT_KOID_IRQ_THREAD(c->cpu));
 	snprintf(name, sizeof(name), "irq/cpu%u", c->cpu);
-	fxt_write_kobj_process(c, FXT_KOID_IRQ_PROCESS, "irq");
+	fxt_write_kobj_process(c, FXT_KOID_IRQ_PROCESS, "irq", 0);
 	fxt_write_kobj_thread(c, FXT_KOID_IRQ_THREAD(c->cpu),
-			      FXT_KOID_IRQ_PROCESS, name);
+			      FXT_KOID_IRQ_PROCESS, name, 0);
 }

@@ -28,6 +28,7 @@ void fxt_tables_reset(struct fxt_cpu *c)
 {
 	memset(c->threads, 0, sizeof(c->threads));
 	memset(c->irq_names, 0, sizeof(c->irq_names));
+	c->irq_name_victim = 0;
 	c->next_string = FXT_S_FIRST_DYNAMIC;
 	c->next_thread = FXT_IRQ_THREAD_INDEX + 1;
 }
@@ -88,36 +89,60 @@ found:
 }
 
 /**
- * fxt_irq_name_ref() - the string ref of an interrupt handler's name
+ * fxt_irq_name_ref() - the string index of an interrupt handler's name
  * @c: this CPU
  * @irq: the interrupt number
  * @name: action->name
  *
- * Return: an index registered in this CPU's string table, or 0 when the
- * name could not be registered (the caller writes no name then).
+ * The cache is keyed on (irq, name pointer), so the handlers of a shared
+ * line, and interrupts whose numbers differ by a multiple of the table
+ * size, each keep their own slot instead of evicting each other on every
+ * interrupt. A lookup probes FXT_IRQ_NAME_WAYS slots from the key's hash;
+ * slots are never emptied, so a free one ends the search. When all are
+ * taken by other handlers, one of them, in turn, gives way (its string
+ * stays defined; it gets a new index if it fires again). Bounded work,
+ * with interrupts off: the entry probe of a nested interrupt may look up
+ * names too.
+ *
+ * Return: an index registered in this CPU's string table, or 0 when none
+ * can be had (indices used up, or the durable buffer full): the caller
+ * then writes the name inline.
  */
 u16 fxt_irq_name_ref(struct fxt_cpu *c, int irq, const char *name)
 {
-	struct fxt_irq_name_slot *slot;
+	struct fxt_irq_name_slot *slot, *free = NULL;
 	unsigned long flags;
+	unsigned int i;
 	u16 index = 0;
+	u32 h;
 
 	if (!name)
 		return 0;
-	slot = &c->irq_names[(unsigned int)irq & (FXT_IRQ_NAME_SLOTS - 1)];
+	h = hash_64((u64)(unsigned long)name ^ ((u64)(u32)irq << 32),
+		    ilog2(FXT_IRQ_NAME_SLOTS));
 	local_irq_save(flags);
-	if (slot->index && slot->irq == irq && slot->name == name) {
-		index = slot->index;
-		goto out;
+	for (i = 0; i < FXT_IRQ_NAME_WAYS; i++) {
+		slot = &c->irq_names[(h + i) & (FXT_IRQ_NAME_SLOTS - 1)];
+		if (!slot->index) {
+			free = slot;
+			break;
+		}
+		if (slot->irq == irq && slot->name == name) {
+			index = slot->index;
+			goto out;
+		}
 	}
-	if (c->next_string > FXT_STRING_INDEX_MAX)
-		goto out;
-	if (!fxt_write_string(c, c->next_string, name))
+	if (c->next_string > FXT_STRING_INDEX_MAX ||
+	    !fxt_write_string(c, c->next_string, name))
 		goto out;
 	index = c->next_string++;
-	slot->name = name;
-	slot->irq = irq;
-	slot->index = index;
+	if (!free) {
+		i = c->irq_name_victim++ % FXT_IRQ_NAME_WAYS;
+		free = &c->irq_names[(h + i) & (FXT_IRQ_NAME_SLOTS - 1)];
+	}
+	free->name = name;
+	free->irq = irq;
+	free->index = index;
 out:
 	local_irq_restore(flags);
 	return index;

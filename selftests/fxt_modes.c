@@ -20,7 +20,12 @@
  *               spilled into the rolling buffer (oneshot, 4 KiB durable),
  *               every reference in the second window still resolves;
  *  nesting_*    all categories under timer and IPI load: interrupt
- *               begin/end events nest per CPU.
+ *               begin/end events nest per CPU;
+ *  hook_*       short traces started and stopped while every CPU spends
+ *               most of its time in NET_RX softirqs (UDP over loopback):
+ *               while exit probes are hooked before their entries (and
+ *               unhooked after them), the end of an interrupt whose begin
+ *               was not seen must not close the softirq it interrupted.
  *
  * Every scenario runs once in main(), before the harness forks the cases;
  * each case checks one property of those runs. Knob: FXT_MODES_N (round
@@ -28,10 +33,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +47,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -79,20 +88,34 @@ static void crun_paths(struct crun *r, const char *name)
 		 name);
 }
 
-/* SIGINT the collector, then stats, fxt-dump --check and the scan. */
-static void crun_finish(struct crun *r, pid_t pid, const uint64_t *tids,
-			int ntids)
+/* SIGINT the collector. */
+static void crun_stop(struct crun *r, pid_t pid)
 {
 	if (!col_stop(pid, 120, &r->status)) {
 		snprintf(r->why, sizeof(r->why), "fxt-collect hung after SIGINT");
 		return;
 	}
 	r->ran = true;
+}
+
+/* After crun_stop(): stats, fxt-dump --check and the scan. */
+static void crun_check(struct crun *r, const uint64_t *tids, int ntids)
+{
+	if (!r->ran)
+		return;
 	r->nrows = fm_parse_stats(r->log, r->rows);
 	r->dump_status = col_dump_check(r->archive, r->dump_log, 120);
 	r->scanned = !fm_scan(r->archive, tids, ntids, &r->scan);
 	if (!WIFEXITED(r->status) || WEXITSTATUS(r->status))
 		col_print_file("fxt-collect output", r->log, 20);
+}
+
+/* SIGINT the collector, then stats, fxt-dump --check and the scan. */
+static void crun_finish(struct crun *r, pid_t pid, const uint64_t *tids,
+			int ntids)
+{
+	crun_stop(r, pid);
+	crun_check(r, tids, ntids);
 }
 
 static void crun_print(const char *name, const struct crun *r)
@@ -1271,6 +1294,138 @@ TEST(nesting_begin_end_nest)
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* 7. Interrupts nest while the probes are hooked and unhooked.        */
+
+#define HOOK_CYCLES	3
+static struct crun HOOK[HOOK_CYCLES];
+static char HOOK_WHY[128];
+static atomic_int hook_stop;
+
+/* UDP to itself over loopback, pinned to cpu: mostly in NET_RX softirqs. */
+static void *flood_main(void *arg)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	char buf[64] = { 0 };
+	cpu_set_t set;
+	int r, s;
+
+	CPU_ZERO(&set);
+	CPU_SET((int)(long)arg, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	r = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (r >= 0 && s >= 0 && !bind(r, (struct sockaddr *)&a, sizeof(a)) &&
+	    !getsockname(r, (struct sockaddr *)&a, &len)) {
+		while (!atomic_load(&hook_stop)) {
+			sendto(s, buf, sizeof(buf), 0, (struct sockaddr *)&a,
+			       sizeof(a));
+			while (recv(r, buf, sizeof(buf), 0) > 0)
+				;
+		}
+	}
+	if (r >= 0)
+		close(r);
+	if (s >= 0)
+		close(s);
+	return NULL;
+}
+
+static int loopback_up(void)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "lo");
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr))
+		ret = -errno;
+	ifr.ifr_flags |= IFF_UP;
+	if (!ret && ioctl(fd, SIOCSIFFLAGS, &ifr))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static void run_hook_cycles(void)
+{
+	const char *extra[] = { "-b", "8M", "-c", "irq,softirq", NULL };
+	pthread_t th[FM_MAX_CPUS];
+	int n = 0, ret;
+
+	ret = loopback_up();
+	if (ret) {
+		snprintf(HOOK_WHY, sizeof(HOOK_WHY), "lo up: %s", strerror(-ret));
+		return;
+	}
+	for (int i = 0; i < NCPUS; i++)
+		if (!pthread_create(&th[n], NULL, flood_main,
+				    (void *)(long)CPUS[i]))
+			n++;
+	usleep(200000);
+	for (int c = 0; c < HOOK_CYCLES; c++) {
+		char name[32];
+		pid_t pid;
+
+		snprintf(name, sizeof(name), "modes-hook-%d", c);
+		crun_paths(&HOOK[c], name);
+		pid = fm_collect_start(HOOK[c].archive, "streaming", extra,
+				       HOOK[c].log, HOOK[c].why,
+				       sizeof(HOOK[c].why));
+		if (pid < 0)
+			continue;
+		usleep(300000);
+		crun_stop(&HOOK[c], pid);
+	}
+	atomic_store(&hook_stop, 1);
+	while (n--)
+		pthread_join(th[n], NULL);
+	for (int c = 0; c < HOOK_CYCLES; c++) {
+		char name[32];
+
+		crun_check(&HOOK[c], NULL, 0);
+		snprintf(name, sizeof(name), "hook-%d", c);
+		crun_print(name, &HOOK[c]);
+	}
+}
+
+/*
+ * Every cycle hooked and unhooked the interrupt probes while softirqs ran:
+ * each end closes the innermost begin of its CPU, and none comes after a
+ * begin with nothing open.
+ */
+TEST(hook_cycles_nest)
+{
+	uint64_t softirqs = 0;
+
+	if (HOOK_WHY[0])
+		SKIP(return, "%s", HOOK_WHY);
+	for (int k = 0; k < HOOK_CYCLES; k++) {
+		NEED(HOOK[k]);
+		EXPECT_EXIT0(HOOK[k].status, "fxt-collect");
+		ASSERT_TRUE(HOOK[k].scanned);
+		for (int c = 0; c < FM_MAX_CPUS; c++) {
+			const struct fm_prov *p = &HOOK[k].scan.prov[c];
+
+			softirqs += p->irq_begin;
+			if (HOOK[k].rows[c].dropped) {
+				TH_LOG("cycle %d cpu %d dropped records: not checked",
+				       k, c);
+				continue;
+			}
+			EXPECT_EQ(0, p->nest_mismatch + p->orphan_late)
+				TH_LOG("cycle %d cpu %d: %llu ends not closing the innermost begin, %llu closing nothing",
+				       k, c, (unsigned long long)p->nest_mismatch,
+				       (unsigned long long)p->orphan_late);
+		}
+	}
+	ASSERT_LT(0, softirqs) TH_LOG("no interrupt events at all");
+}
+
 int main(int argc, char **argv)
 {
 	double t0 = col_now();
@@ -1308,6 +1463,7 @@ int main(int argc, char **argv)
 		if (!NDSPILL.ran)
 			printf("# nondurable spill: %s\n", NDSPILL.why);
 		run_nesting();
+		run_hook_cycles();
 	}
 	printf("# scenarios took %.1f s\n", col_now() - t0);
 	fflush(stdout);

@@ -10,13 +10,26 @@
  *     prctl(PR_SET_NAME, "fxt-renamed-N") and runs a while more;
  *   - one thread renames itself NR_SELF times ("fxt-self-0" ...), running
  *     between renames;
+ *   - NR_CROSS threads are each created by the main thread pinned to one
+ *     CPU and rename themselves ("fxt-cross-N") pinned to another, half of
+ *     them from CPU 1 to CPU 0 and half the other way: the fork record and
+ *     the rename record sit in different CPUs' durable data, and whichever
+ *     CPU is saved last puts the older name last in the CPUs' data;
  *   - a child is forked and execs /bin/sleep 0.05;
+ *   - where the kernel has KFENCE, with its sampling turned up, children
+ *     exec /bin/true by a path of PATH_MAX - 1 bytes: exec hands task_rename
+ *     the basename at the very end of that buffer, so reading more than the
+ *     name shows as a KFENCE report in the kernel log;
  *   - at the end the main thread (the process leader) renames itself
  *     "fxt-names-lead": a process record must follow.
- * Then each test case checks one property of the archive.
+ * Then each test case checks one property of the archive, in particular
+ * that the last kernel object record of every koid, the one Perfetto
+ * applies, carries its final name (fxt-collect's trailer).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -33,10 +46,15 @@
 #define NAME		"names"
 #define NR_RENAMED	3
 #define NR_SELF		5
+#define NR_CROSS	4
 #define ORIG_COMM	"fxt_names"
 #define LEADER_COMM	"fxt-names-lead"
 #define EXEC_PATH	"/bin/sleep"
 #define EXEC_COMM	"sleep"
+#define LONG_EXEC_DIR	"/bin/"
+#define LONG_EXEC_COMM	"true"
+#define NR_LONG_EXEC	200
+#define KFENCE_INTERVAL	"/sys/module/kfence/parameters/sample_interval"
 
 static struct {
 	bool ran;			/* workload ran inside the trace */
@@ -49,9 +67,17 @@ static struct {
 	pid_t pid;			/* this process */
 	pid_t renamed[NR_RENAMED];
 	pid_t self_renamer;
+	pid_t cross[NR_CROSS];
+	int cross_fork_cpu[NR_CROSS], cross_rename_cpu[NR_CROSS];
+	int cross_err;			/* errno of an affinity change */
 	pid_t exec_child;
 	int exec_status;
 	char orig_comm[16];		/* the comm the threads inherited */
+	bool kfence_on;			/* long-path execs ran under KFENCE */
+	char kfence_why[160];		/* why not */
+	int long_exec_failures;
+	int kfence_reports;		/* KFENCE reports in the kernel log */
+	char kfence_first[256];
 } R;
 
 static atomic_int go_rename;
@@ -93,6 +119,180 @@ static void *self_renamer_main(void *arg)
 	return NULL;
 }
 
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -EIO;
+}
+
+/* "/bin/./././.../true": PATH_MAX - 1 bytes, the longest path exec takes. */
+static void long_exec_path(char *p, size_t size)
+{
+	size_t n = strlen(LONG_EXEC_DIR), want = size - 1;
+
+	memcpy(p, LONG_EXEC_DIR, n);
+	while (n + 2 + strlen(LONG_EXEC_COMM) <= want) {
+		memcpy(p + n, "./", 2);
+		n += 2;
+	}
+	if (n + strlen(LONG_EXEC_COMM) < want)
+		p[n++] = '/';
+	strcpy(p + n, LONG_EXEC_COMM);
+}
+
+/* KFENCE lines the kernel logged since fd was opened at the end of the log. */
+static void scan_kmsg(int fd)
+{
+	char rec[2048];
+	ssize_t n;
+
+	while ((n = read(fd, rec, sizeof(rec) - 1)) != 0) {
+		char *msg;
+
+		if (n < 0) {
+			if (errno == EPIPE)	/* overwritten: go on */
+				continue;
+			break;			/* EAGAIN: no more */
+		}
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		if (!strstr(msg, "BUG: KFENCE"))
+			continue;
+		if (!R.kfence_reports++)
+			snprintf(R.kfence_first, sizeof(R.kfence_first), "%.*s",
+				 (int)strcspn(msg, "\n"), msg);
+	}
+}
+
+/*
+ * Exec by a path that fills the kernel's PATH_MAX buffer (a names_cache
+ * object, a whole page under KFENCE), with KFENCE sampling every
+ * millisecond: exec passes task_rename the basename in the last bytes of
+ * that page, and a copy of TASK_COMM_LEN bytes from there reads the guard
+ * page after it, which KFENCE reports.
+ */
+static void long_path_execs(void)
+{
+	static char path[PATH_MAX];
+	char old[32] = "0";
+	int fd, kmsg, n;
+
+	fd = open(KFENCE_INTERVAL, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(R.kfence_why, sizeof(R.kfence_why),
+			 "no KFENCE in this kernel (%s: %s)", KFENCE_INTERVAL,
+			 strerror(errno));
+		return;
+	}
+	n = read(fd, old, sizeof(old) - 1);
+	close(fd);
+	old[n > 0 ? n : 1] = '\0';
+	long_exec_path(path, sizeof(path));
+	if (access(path, X_OK)) {
+		snprintf(R.kfence_why, sizeof(R.kfence_why), "%.40s...: %s",
+			 path, strerror(errno));
+		return;
+	}
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kmsg < 0 || lseek(kmsg, 0, SEEK_END) < 0) {
+		snprintf(R.kfence_why, sizeof(R.kfence_why), "/dev/kmsg: %s",
+			 strerror(errno));
+		if (kmsg >= 0)
+			close(kmsg);
+		return;
+	}
+	n = write_str(KFENCE_INTERVAL, "1");
+	if (n) {
+		snprintf(R.kfence_why, sizeof(R.kfence_why),
+			 "cannot turn KFENCE sampling on: %s", strerror(-n));
+		close(kmsg);
+		return;
+	}
+	R.kfence_on = true;
+	for (int i = 0; i < NR_LONG_EXEC; i++) {
+		int status = 0;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execl(path, LONG_EXEC_COMM, (char *)NULL);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			R.long_exec_failures++;
+	}
+	write_str(KFENCE_INTERVAL, old);
+	scan_kmsg(kmsg);
+	close(kmsg);
+}
+
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
+}
+
+/* Renames itself on its rename CPU; it was forked on its fork CPU. */
+static void *cross_main(void *arg)
+{
+	int n = (int)(long)arg, err;
+	char name[16];
+
+	R.cross[n] = gettid();
+	err = pin_to(R.cross_rename_cpu[n]);
+	if (err)
+		R.cross_err = err;
+	run_a_bit();
+	snprintf(name, sizeof(name), "fxt-cross-%d", n);
+	prctl(PR_SET_NAME, name);
+	run_a_bit();
+	return NULL;
+}
+
+/*
+ * Fork (on the main thread's CPU) and rename (on the new thread's) on two
+ * different CPUs, in both directions.
+ */
+static int cross_cpu_renames(void)
+{
+	pthread_t th[NR_CROSS];
+	cpu_set_t old;
+	int err = 0, n = 0;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		R.cross_err = ENODEV;
+		return 0;
+	}
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return -errno;
+	for (; n < NR_CROSS; n++) {
+		R.cross_fork_cpu[n] = n % 2 ? 0 : 1;
+		R.cross_rename_cpu[n] = n % 2 ? 1 : 0;
+		err = pin_to(R.cross_fork_cpu[n]);
+		if (err) {
+			R.cross_err = err;
+			break;
+		}
+		err = pthread_create(&th[n], NULL, cross_main, (void *)(long)n);
+		if (err)
+			break;
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+	while (n--)
+		pthread_join(th[n], NULL);
+	return err == R.cross_err ? 0 : -err;
+}
+
 static int workload(void)
 {
 	pthread_t th[NR_RENAMED], self;
@@ -121,6 +321,10 @@ static int workload(void)
 		pthread_join(th[i], NULL);
 	pthread_join(self, NULL);
 	waitpid(R.exec_child, &R.exec_status, 0);
+	err = cross_cpu_renames();
+	if (err)
+		return err;
+	long_path_execs();
 
 	prctl(PR_SET_NAME, LEADER_COMM);
 	usleep(2000);
@@ -362,6 +566,48 @@ TEST(renamed_threads_have_new_name)
 	}
 }
 
+/*
+ * Fork and rename records carry "named_at" (uint64, CLOCK_BOOTTIME ns): every
+ * record of the threads created during the trace does, and the self-renamer's
+ * names are stamped in the order it took them (records.rst).
+ */
+TEST(name_records_carry_named_at)
+{
+	uint64_t bad = 0, self_at[NR_SELF] = { 0 };
+
+	NEED_ARCHIVE();
+	for (size_t i = 0; i < R.a.nkobjs; i++) {
+		const struct fs_kobj *k = &R.a.kobjs[i];
+		bool ours = k->koid == (uint64_t)R.self_renamer ||
+			    k->koid == (uint64_t)R.exec_child;
+		int rank;
+
+		for (int n = 0; n < NR_RENAMED; n++)
+			ours |= k->koid == (uint64_t)R.renamed[n];
+		if (!ours)
+			continue;
+		if ((!k->has_named_at || k->named_at_type != FXT_ARG_UINT64 ||
+		     !k->named_at) && bad++ < 5)
+			TH_LOG("record at 0x%llx (koid %llu \"%s\"): no uint64 \"named_at\"",
+			       (unsigned long long)k->offset,
+			       (unsigned long long)k->koid, k->name);
+		if (k->koid != (uint64_t)R.self_renamer ||
+		    k->obj_type != FXT_OBJ_THREAD || strncmp(k->name, "fxt-self-", 9))
+			continue;
+		rank = atoi(k->name + 9);
+		if (rank >= 0 && rank < NR_SELF)
+			self_at[rank] = k->named_at;
+	}
+	EXPECT_EQ(0, bad);
+	/* the self-renamer's names are stamped in the order it took them */
+	for (int i = 1; i < NR_SELF; i++) {
+		EXPECT_LT(self_at[i - 1], self_at[i])
+			TH_LOG("fxt-self-%d stamped %llu, fxt-self-%d %llu", i - 1,
+			       (unsigned long long)self_at[i - 1], i,
+			       (unsigned long long)self_at[i]);
+	}
+}
+
 /* The renamed record still points at the right process. */
 TEST(renamed_threads_keep_process)
 {
@@ -467,6 +713,34 @@ TEST(exec_child_named_after_image)
 		log_names(R.exec_child);
 }
 
+/* How many records of obj_type for koid carry name (the trailer's not). */
+static unsigned int count_named(uint8_t obj_type, uint64_t koid, const char *name)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < R.a.nkobjs; i++) {
+		const struct fs_kobj *k = &R.a.kobjs[i];
+
+		n += k->obj_type == obj_type && k->koid == koid &&
+		     k->provider != FXT_NAMES_PROVIDER_ID &&
+		     !strcmp(k->name, name);
+	}
+	return n;
+}
+
+/*
+ * Exec names the new image once: the rename inside exec writes the process
+ * and thread records, and nothing writes them again (records.rst).
+ */
+TEST(exec_names_written_once)
+{
+	NEED_ARCHIVE();
+	EXPECT_EQ(1, count_named(FXT_OBJ_THREAD, R.exec_child, EXEC_COMM));
+	EXPECT_EQ(1, count_named(FXT_OBJ_PROCESS, R.exec_child, EXEC_COMM));
+	if (_metadata->passed == 0)
+		log_names(R.exec_child);
+}
+
 /* The child before exec: the fork record carries the parent's comm. */
 TEST(exec_child_has_fork_name)
 {
@@ -484,6 +758,109 @@ TEST(leader_rename_renames_process)
 	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_PROCESS, R.pid, LEADER_COMM));
 	if (!fs_has_kobj_named(&R.a, FXT_OBJ_PROCESS, R.pid, LEADER_COMM))
 		log_names(R.pid);
+}
+
+/*
+ * The name task_rename passes is copied up to its NUL only (records.rst):
+ * no KFENCE report while children exec by a PATH_MAX - 1 byte path.
+ */
+TEST(rename_copies_only_the_name)
+{
+	NEED_ARCHIVE();
+	if (!R.kfence_on)
+		SKIP(return, "%s", R.kfence_why);
+	EXPECT_EQ(0, R.long_exec_failures)
+		TH_LOG("execs of " LONG_EXEC_DIR "./.../" LONG_EXEC_COMM " failed");
+	ASSERT_EQ(0, R.kfence_reports) TH_LOG("first: %s", R.kfence_first);
+}
+
+/* The last record of (obj_type, koid) in archive order, or NULL. */
+static const struct fs_kobj *last_record(uint8_t obj_type, uint64_t koid)
+{
+	const struct fs_kobj *last = NULL;
+
+	for (size_t i = 0; i < R.a.nkobjs; i++)
+		if (R.a.kobjs[i].obj_type == obj_type && R.a.kobjs[i].koid == koid)
+			last = &R.a.kobjs[i];
+	return last;
+}
+
+static void expect_last_named(struct __test_metadata *_metadata,
+			      uint8_t obj_type, uint64_t koid, const char *want,
+			      uint64_t *bad)
+{
+	const struct fs_kobj *k = last_record(obj_type, koid);
+
+	if (k && !strcmp(k->name, want))
+		return;
+	(*bad)++;
+	TH_LOG("%s %llu: last record %s%s%s, final name \"%s\"",
+	       obj_type == FXT_OBJ_PROCESS ? "process" : "thread",
+	       (unsigned long long)koid, k ? "\"" : "missing",
+	       k ? k->name : "", k ? "\"" : "", want);
+	log_names(koid);
+}
+
+/*
+ * (d) Perfetto names a koid after the last kernel object record it reads.
+ * For every process and thread the workload named, the last record of its
+ * koid in the archive (fxt-collect's trailer included) carries its final
+ * name, also for the threads forked on one CPU and renamed on another,
+ * whose records sit in two CPUs' data saved in the collector's order.
+ */
+TEST(last_record_is_final_name)
+{
+	uint64_t bad = 0;
+	char name[16];
+
+	NEED_ARCHIVE();
+	for (int n = 0; n < NR_RENAMED; n++) {
+		snprintf(name, sizeof(name), "fxt-renamed-%d", n);
+		expect_last_named(_metadata, FXT_OBJ_THREAD, R.renamed[n], name, &bad);
+	}
+	snprintf(name, sizeof(name), "fxt-self-%d", NR_SELF - 1);
+	expect_last_named(_metadata, FXT_OBJ_THREAD, R.self_renamer, name, &bad);
+	for (int n = 0; n < NR_CROSS && R.cross[n]; n++) {
+		snprintf(name, sizeof(name), "fxt-cross-%d", n);
+		expect_last_named(_metadata, FXT_OBJ_THREAD, R.cross[n], name, &bad);
+	}
+	expect_last_named(_metadata, FXT_OBJ_THREAD, R.exec_child, EXEC_COMM, &bad);
+	expect_last_named(_metadata, FXT_OBJ_PROCESS, R.exec_child, EXEC_COMM, &bad);
+	expect_last_named(_metadata, FXT_OBJ_THREAD, R.pid, LEADER_COMM, &bad);
+	expect_last_named(_metadata, FXT_OBJ_PROCESS, R.pid, LEADER_COMM, &bad);
+	ASSERT_EQ(0, bad);
+}
+
+/*
+ * The cross-CPU threads really were forked on one CPU and renamed on the
+ * other: their fork record (the inherited name) and their rename record
+ * are in different CPUs' data, as the workload meant.
+ */
+TEST(cross_cpu_renames_on_two_cpus)
+{
+	NEED_ARCHIVE();
+	if (R.cross_err)
+		SKIP(return, "cannot pin to two CPUs: %s", strerror(R.cross_err));
+	for (int n = 0; n < NR_CROSS; n++) {
+		int fork_prov = -1, rename_prov = -1;
+		char name[16];
+
+		snprintf(name, sizeof(name), "fxt-cross-%d", n);
+		for (size_t i = 0; i < R.a.nkobjs; i++) {
+			const struct fs_kobj *k = &R.a.kobjs[i];
+
+			if (k->obj_type != FXT_OBJ_THREAD ||
+			    k->koid != (uint64_t)R.cross[n] ||
+			    k->provider == FXT_NAMES_PROVIDER_ID)
+				continue;
+			if (!strcmp(k->name, R.orig_comm))
+				fork_prov = (int)k->provider;
+			else if (!strcmp(k->name, name))
+				rename_prov = (int)k->provider;
+		}
+		EXPECT_EQ(R.cross_fork_cpu[n], fork_prov) TH_LOG("%s", name);
+		EXPECT_EQ(R.cross_rename_cpu[n], rename_prov) TH_LOG("%s", name);
+	}
 }
 
 /* Kernel object records of type process never carry a "process" arg. */
@@ -516,6 +893,9 @@ int main(int argc, char **argv)
 		       R.renamed[1], R.renamed[2], R.self_renamer, R.exec_child);
 	else
 		printf("# scenario: %s\n", R.why);
+	if (R.kfence_on)
+		printf("# %d long-path execs under KFENCE: %d failed, %d KFENCE reports\n",
+		       NR_LONG_EXEC, R.long_exec_failures, R.kfence_reports);
 	fflush(stdout);
 	return test_harness_run(argc, argv);
 }

@@ -14,6 +14,11 @@
  *   - priority inheritance: a nice 0 thread holding a PTHREAD_PRIO_INHERIT
  *     mutex that a SCHED_FIFO 10 thread waits for is written with 51 while
  *     it holds it, and with 20 again after unlocking.
+ *   - wakeups (records.rst, "Thread wakeup"): the waker is a thread or the
+ *     CPU's interrupt pseudo-thread, never koid 0: the idle task wakes
+ *     threads outside interrupts, e.g. the stopper thread of a CPU coming
+ *     online, which the workload provokes by taking the last CPU offline
+ *     and back online once.
  *
  * Workload, once in main() under fxt-collect -m streaming: one thread per
  * policy sets its own priority, notes CLOCK_BOOTTIME (the module's clock),
@@ -21,6 +26,7 @@
  * that time are compared (before it the thread still had nice 0).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -80,6 +86,8 @@ static struct {
 	struct worker w[NR_T];
 	int report_status;
 	char report_csv[PATH_MAX + 16];
+	int hotplug_cpu;	/* the CPU taken offline and online, -1: none */
+	char hotplug_why[160];
 } R;
 
 static uint64_t boottime_ns(void)
@@ -171,6 +179,57 @@ static const char *run_pi_pair(void)
 	return NULL;
 }
 
+static int set_cpu_online(int cpu, bool on)
+{
+	char path[96];
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, on ? "1" : "0", 1);
+	close(fd);
+	return n == 1 ? 0 : -errno;
+}
+
+/*
+ * Take the last CPU offline and back online: coming online, its idle task
+ * unparks the CPU's stopper thread, a wakeup outside interrupt context.
+ */
+static void cpu_cycle(void)
+{
+	int cpu = (int)sysconf(_SC_NPROCESSORS_CONF) - 1;
+	int ret;
+
+	R.hotplug_cpu = -1;
+	if (cpu < 1) {
+		snprintf(R.hotplug_why, sizeof(R.hotplug_why), "one CPU");
+		return;
+	}
+	ret = set_cpu_online(cpu, false);
+	if (ret) {
+		snprintf(R.hotplug_why, sizeof(R.hotplug_why),
+			 "cpu%d offline: %s", cpu, strerror(-ret));
+		return;
+	}
+	usleep(20000);
+	for (int tries = 0; tries < 5; tries++) {
+		ret = set_cpu_online(cpu, true);
+		if (!ret)
+			break;
+		usleep(100000);
+	}
+	if (ret) {
+		snprintf(R.hotplug_why, sizeof(R.hotplug_why),
+			 "cpu%d online: %s", cpu, strerror(-ret));
+		return;
+	}
+	R.hotplug_cpu = cpu;
+	usleep(20000);
+}
+
 static void run(void)
 {
 	const char *pi_why;
@@ -202,6 +261,7 @@ static void run(void)
 		PI.err = EAGAIN;
 	if (pi_why)
 		snprintf(R.why, sizeof(R.why), "%s", pi_why);
+	cpu_cycle();
 	usleep(20000);	/* the threads' final switches */
 	R.ran = true;
 	if (fs_collect_stop(&R.coll, R.why, sizeof(R.why)))
@@ -537,12 +597,42 @@ TEST(priority_inheritance_boost_is_recorded)
 		TH_LOG("holder switches after the unlock");
 }
 
+/*
+ * No wakeup names koid 0 (the idle task) as its waker: a wakeup from idle
+ * outside interrupts is the CPU's, written as its interrupt pseudo-thread.
+ */
+TEST(no_wakeup_by_koid_0)
+{
+	uint64_t zero = 0, no_waker = 0;
+
+	NEED_ARCHIVE();
+	ASSERT_LT(0, R.a.nwk) TH_LOG("no wakeups at all");
+	for (size_t i = 0; i < R.a.nwk; i++) {
+		const struct fs_wakeup *w = &R.a.wk[i];
+
+		if (!w->has_waker) {
+			no_waker++;
+			continue;
+		}
+		if (w->waker == 0 && zero++ < 5)
+			TH_LOG("wakeup at 0x%llx (cpu %u): thread %llu woken by koid 0",
+			       (unsigned long long)w->offset, w->provider,
+			       (unsigned long long)w->tid);
+	}
+	if (R.hotplug_cpu < 0)
+		TH_LOG("no CPU went offline and online: %s", R.hotplug_why);
+	EXPECT_EQ(0, no_waker) TH_LOG("wakeups without a koid \"waker\"");
+	ASSERT_EQ(0, zero);
+}
+
 int main(int argc, char **argv)
 {
 	run();
 	if (R.loaded)
-		printf("# %s: %zu switches; workers %d %d %d %d\n", R.coll.archive,
-		       R.a.nsw, R.w[0].tid, R.w[1].tid, R.w[2].tid, R.w[3].tid);
+		printf("# %s: %zu switches, %zu wakeups; workers %d %d %d %d; cpu %d cycled%s%s\n",
+		       R.coll.archive, R.a.nsw, R.a.nwk, R.w[0].tid, R.w[1].tid,
+		       R.w[2].tid, R.w[3].tid, R.hotplug_cpu,
+		       R.hotplug_cpu < 0 ? ": " : "", R.hotplug_cpu < 0 ? R.hotplug_why : "");
 	else
 		printf("# scenario: %s\n", R.why);
 	fflush(stdout);

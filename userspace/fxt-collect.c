@@ -9,7 +9,8 @@
  * a session on /dev/fxt, maps the buffers read-only, answers the streaming
  * hand-shake (SAVE_BUFFER -> save durable delta, then the rolling buffer ->
  * BUFFER_SAVED), and at the end saves what is left, oldest first, with the
- * per-CPU loss made visible in the archive. Documentation/usage.rst.
+ * per-CPU loss made visible in the archive, then the trailer that makes
+ * each koid's newest name its last (lib/newest.c). Documentation/usage.rst.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +39,8 @@
 #define STATUS_INTERVAL_NS	1000000000ull
 /* How long to wait for a writer to finish a record it reserved. */
 #define COMMIT_WAIT_NS		2000000000ull
+/* Koids whose newest name the trailer can restore: about 80 bytes each. */
+#define NEWEST_MAX_KOIDS	(1u << 21)
 
 struct cpu_state {
 	bool present;
@@ -73,6 +76,7 @@ struct collector {
 	bool child_done;
 	uint64_t saves;
 	bool truncated_chunk;
+	struct fxt_newest *names;	/* NULL: no trailer (no memory) */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -274,11 +278,13 @@ static void select_provider(struct collector *c, uint32_t cpu)
 /*
  * Copy [from, to) of a buffer whose records the kernel wrote, after checking
  * the framing: whole records, none of size 0. A broken chunk is cut at its
- * last good record rather than written as garbage.
+ * last good record rather than written as garbage. Durable data (names) is
+ * also shown to the newest-name tracker, in archive order.
  */
 static void write_chunk(struct collector *c, uint32_t cpu, const uint8_t *data,
 			uint64_t from, uint64_t to, const char *what)
 {
+	bool durable = !strcmp(what, "durable");
 	uint64_t off = from;
 
 	while (off < to) {
@@ -305,7 +311,33 @@ static void write_chunk(struct collector *c, uint32_t cpu, const uint8_t *data,
 	if (off > from) {
 		select_provider(c, cpu);
 		check_write(c, fxt_write_raw(&c->w, data + from, off - from));
+		if (durable && c->names)
+			fxt_newest_feed(c->names, cpu, data + from, off - from);
 	}
+}
+
+/*
+ * The trailer (Documentation/records.rst, "Archive layout"): after every
+ * CPU's data, its own provider with one kernel object record per koid
+ * whose last record in the archive is not its newest name, so that a
+ * reader applying the last record it reads (Perfetto) gets the newest.
+ * Everything before it is a complete archive already.
+ */
+static int write_trailer(struct collector *c)
+{
+	int n;
+
+	if (!c->names)
+		return 0;
+	n = fxt_newest_write_trailer(c->names, &c->w);
+	check_write(c, n < 0 ? n : 0);
+	if (n > 0)
+		c->have_provider = false;
+	if (fxt_newest_untracked(c->names))
+		warnx_("%llu name records were not tracked (limit of %u koids, or not fxt.ko's): their koids may show an older name",
+		       (unsigned long long)fxt_newest_untracked(c->names),
+		       NEWEST_MAX_KOIDS);
+	return n;
 }
 
 /* Wait until every reserved byte below *end is committed; false on timeout. */
@@ -673,7 +705,7 @@ int main(int argc, char **argv)
 	uint64_t archive_bytes;
 	struct sigaction sa = { 0 };
 	uint64_t deadline = 0, last_ns, last_written = 0, written, dropped, events;
-	int go_fd = -1, ret;
+	int go_fd = -1, ret, renamed;
 	bool tty, stopped = false;
 	uint32_t cpu;
 
@@ -699,6 +731,9 @@ int main(int argc, char **argv)
 	c.cpus = calloc(c.layout.nr_cpus, sizeof(*c.cpus));
 	if (!c.cpus)
 		die("out of memory");
+	c.names = fxt_newest_new(NEWEST_MAX_KOIDS);
+	if (!c.names)
+		warnx_("out of memory: no trailer of newest names");
 
 	c.out = open(c.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (c.out < 0)
@@ -792,6 +827,7 @@ int main(int argc, char **argv)
 		stopped = handle_packets(&c);
 	}
 	save_final(&c);
+	renamed = write_trailer(&c);
 	ret = fxt_writer_flush(&c.w);
 	if (!ret && fsync(c.out) && errno != EINVAL)
 		ret = -errno;
@@ -809,10 +845,14 @@ int main(int argc, char **argv)
 			" dropped, %" PRIu64 " buffers saved\n",
 			c.output, archive_bytes, written, events, written - events,
 			dropped, c.saves);
+		if (renamed > 0)
+			fprintf(stderr, "fxt-collect: %d newest names of %zu koids restated at the end\n",
+				renamed, fxt_newest_koids(c.names));
 	}
 	if (dropped)
 		warnx_("%" PRIu64 " records were dropped (see the fxt/dropped counters)",
 		       dropped);
+	fxt_newest_free(c.names);
 	munmap((void *)c.map, c.layout.map_size);
 	if (ioctl(c.fd, FXT_IOC_TERMINATE))
 		warnx_("terminate: %s", strerror(errno));

@@ -48,6 +48,14 @@ enum fxt_metadata_type {
 	FXT_META_TRACE_INFO		= 4,
 };
 
+/*
+ * The provider of fxt-collect's trailer (Documentation/records.rst,
+ * "Archive layout"): kernel object records with each koid's newest name,
+ * after every CPU's data. Never a CPU number.
+ */
+#define FXT_NAMES_PROVIDER_ID		0xffffffffu
+#define FXT_NAMES_PROVIDER_NAME		"fxt-collect newest names"
+
 /* Provider event ids (provider event metadata [52..55]). */
 #define FXT_PROVIDER_EVENT_BUFFER_FULL	0
 

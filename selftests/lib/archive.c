@@ -144,6 +144,10 @@ static void walk_metadata(struct walker *w, uint64_t h, uint64_t off)
 	if (type != META_PROVIDER_INFO && type != META_PROVIDER_SECTION &&
 	    type != META_PROVIDER_EVENT)
 		return;
+	if (id == ARC_NAMES_PROVIDER && type == META_PROVIDER_INFO) {
+		w->cur = -1;	/* fxt-collect's trailer: names only, no CPU */
+		return;
+	}
 	if (id >= ARC_MAX_PROVIDERS) {
 		set_error(w->c, off, "provider id above 255 (fxt uses provider = CPU)");
 		return;

@@ -7,8 +7,9 @@
  * rather than through include/fxt/format.h or the user-space reader library,
  * so that a mistake there cannot cancel out in the comparison with the oracle.
  *
- * It follows Documentation/records.rst: provider = CPU; provider info and
- * provider section metadata switch the current provider; thread records fill
+ * It follows Documentation/records.rst: provider = CPU, but for the
+ * collector's trailer of names (its own provider, no CPU's records);
+ * provider info and provider section metadata switch the current provider; thread records fill
  * the current provider's thread table, which resolves the thread refs of
  * later context switch records of that provider.
  */
@@ -19,6 +20,8 @@
 #include <stdint.h>
 
 #define ARC_MAX_PROVIDERS	256	/* fxt_layout.possible_cpus has 256 bits */
+/* fxt-collect's trailer of newest names (records.rst, "Archive layout"). */
+#define ARC_NAMES_PROVIDER	0xffffffffu
 #define ARC_MAX_TIDS		8
 
 struct arc_provider {

@@ -140,6 +140,13 @@ static void load_kobj(struct fs_archive *a, const struct fxt_record *rec)
 		char an[32];
 
 		copy_str(an, sizeof(an), &arg->name);
+		if (!strcmp(an, "named_at")) {
+			k->has_named_at = true;
+			k->named_at_type = arg->type;
+			if (arg->type == FXT_ARG_UINT64)
+				k->named_at = arg->v.u64;
+			continue;
+		}
 		if (strcmp(an, "process"))
 			continue;
 		k->has_process = true;
@@ -190,9 +197,31 @@ static void load_event(struct fs_archive *a, const struct fxt_record *rec)
 	}
 }
 
+static void load_wakeup(struct fs_archive *a, const struct fxt_record *rec)
+{
+	struct fs_wakeup *w = &a->wk[a->nwk++];
+
+	memset(w, 0, sizeof(*w));
+	w->offset = rec->offset;
+	w->provider = rec->provider;
+	w->cpu = rec->u.wakeup.cpu;
+	w->ts = rec->ts;
+	w->tid = rec->u.wakeup.tid;
+	for (unsigned int i = 0; i < rec->nargs; i++) {
+		const struct fxt_arg *arg = &rec->args[i];
+		char an[32];
+
+		copy_str(an, sizeof(an), &arg->name);
+		if (!strcmp(an, "waker") && arg->type == FXT_ARG_KOID) {
+			w->has_waker = true;
+			w->waker = arg->v.koid;
+		}
+	}
+}
+
 int fs_load(const char *path, struct fs_archive *a)
 {
-	size_t kcap = 0, scap = 0, ecap = 0;
+	size_t kcap = 0, scap = 0, ecap = 0, wcap = 0, tcap = 0;
 	struct fxt_reader *r;
 	struct fxt_record *rec;
 	unsigned int shown = 0;
@@ -217,6 +246,7 @@ int fs_load(const char *path, struct fs_archive *a)
 			continue;
 		}
 		if ((int)rec->provider > a->max_provider &&
+		    rec->provider != FXT_NAMES_PROVIDER_ID &&
 		    rec->type != FXT_REC_METADATA)
 			a->max_provider = (int)rec->provider;
 		switch (rec->type) {
@@ -225,6 +255,18 @@ int fs_load(const char *path, struct fs_archive *a)
 			    rec->u.meta.event == FXT_PROVIDER_EVENT_BUFFER_FULL)
 				a->buffer_full++;
 			break;
+		case FXT_REC_STRING: {
+			struct fs_string *t;
+
+			if (!grow((void **)&a->str, &tcap, a->nstr, sizeof(*a->str)))
+				goto nomem;
+			t = &a->str[a->nstr++];
+			t->offset = rec->offset;
+			t->provider = rec->provider;
+			t->index = rec->u.string.index;
+			copy_str(t->text, sizeof(t->text), &rec->u.string.str);
+			break;
+		}
 		case FXT_REC_KERNEL_OBJ:
 			if (!grow((void **)&a->kobjs, &kcap, a->nkobjs,
 				  sizeof(*a->kobjs)))
@@ -232,6 +274,13 @@ int fs_load(const char *path, struct fs_archive *a)
 			load_kobj(a, rec);
 			break;
 		case FXT_REC_SCHED:
+			if (rec->subtype == FXT_SCHED_THREAD_WAKEUP) {
+				if (!grow((void **)&a->wk, &wcap, a->nwk,
+					  sizeof(*a->wk)))
+					goto nomem;
+				load_wakeup(a, rec);
+				break;
+			}
 			if (rec->subtype != FXT_SCHED_CONTEXT_SWITCH)
 				break;
 			if (!grow((void **)&a->sw, &scap, a->nsw, sizeof(*a->sw)))
@@ -281,6 +330,8 @@ void fs_free(struct fs_archive *a)
 	free(a->kobjs);
 	free(a->sw);
 	free(a->ev);
+	free(a->wk);
+	free(a->str);
 	memset(a, 0, sizeof(*a));
 }
 

@@ -12,7 +12,8 @@
  *
  * Archive: fs_load() reads every record through the project's reader
  * (userspace/lib/libfxt.h) and keeps every kernel object record (not only
- * the last name of a koid), every context switch and every event.
+ * the last name of a koid), every string record, every context switch,
+ * every wakeup and every event.
  */
 #ifndef FXT_SELFTESTS_FXTSCAN_H
 #define FXT_SELFTESTS_FXTSCAN_H
@@ -40,13 +41,16 @@ int fs_collect_stop(struct fs_collector *c, char *why, size_t why_len);
 
 struct fs_kobj {
 	uint64_t offset;		/* in the archive */
-	uint32_t provider;
+	uint32_t provider;		/* FXT_NAMES_PROVIDER_ID: the trailer */
 	uint8_t obj_type;		/* 1 process, 2 thread */
 	uint64_t koid;
 	char name[64];			/* "" when the record had no name */
 	bool has_process;		/* a "process" argument */
 	uint8_t process_arg_type;	/* its argument type (8 = koid) */
 	uint64_t process;		/* its value when of type koid */
+	bool has_named_at;		/* a "named_at" argument */
+	uint8_t named_at_type;		/* its argument type (4 = uint64) */
+	uint64_t named_at;		/* its value when of type uint64 */
 };
 
 struct fs_switch {
@@ -58,6 +62,23 @@ struct fs_switch {
 	bool out_defined, in_defined;
 	uint64_t out_pid, out_tid, in_pid, in_tid;
 	uint64_t ts;
+};
+
+struct fs_string {
+	uint64_t offset;
+	uint32_t provider;
+	uint16_t index;
+	char text[64];
+};
+
+struct fs_wakeup {
+	uint64_t offset;
+	uint32_t provider;
+	uint16_t cpu;
+	uint64_t ts;
+	uint64_t tid;			/* woken thread */
+	bool has_waker;			/* a "waker" argument of type koid */
+	uint64_t waker;
 };
 
 struct fs_event {
@@ -82,10 +103,14 @@ struct fs_archive {
 	size_t nsw;
 	struct fs_event *ev;
 	size_t nev;
+	struct fs_wakeup *wk;
+	size_t nwk;
+	struct fs_string *str;
+	size_t nstr;
 	uint64_t records;
 	uint64_t diags;			/* libfxt diagnostics */
 	uint64_t malformed;		/* records libfxt flagged malformed/unknown */
-	int max_provider;		/* -1 when none */
+	int max_provider;		/* -1 when none; the trailer's not counted */
 	uint64_t buffer_full;		/* provider event "buffer full" records */
 	char error[256];		/* "" when the whole archive was read */
 };

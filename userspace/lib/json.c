@@ -673,6 +673,11 @@ static void on_kobj(struct json *j, const struct fxt_record *rec)
 
 	if (!name.data || !name.len)
 		return;
+	/* A record older (by "named_at") than one already read: the newest. */
+	if (k && k->named_at > rec->u.kobj.named_at && k->name_len) {
+		name.data = k->name;
+		name.len = k->name_len;
+	}
 	if (rec->u.kobj.obj_type == FXT_OBJ_PROCESS) {
 		meta(j, "process_name", koid, koid, name.data, name.len);
 	} else if (rec->u.kobj.obj_type == FXT_OBJ_THREAD) {

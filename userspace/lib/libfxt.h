@@ -280,6 +280,7 @@ struct fxt_record {
 			uint8_t obj_type;
 			struct fxt_str name;
 			uint64_t koid;
+			uint64_t named_at;	/* "named_at" uint64 argument, else 0 */
 		} kobj;
 		struct {	/* subtype 0 and 1 (v2 fills out/in.tid only) */
 			uint16_t cpu;
@@ -384,14 +385,19 @@ typedef int (*fxt_diag_fn)(void *ctx, uint64_t offset, enum fxt_diag_id id,
  */
 #define FXT_MAX_CPUS		65536
 
-/* A kernel object the reader has seen (global table). */
+/*
+ * A kernel object the reader has seen (global table): the record with the
+ * latest "named_at" argument (records.rst), or, among records without one
+ * (or with equal ones), the last read.
+ */
 struct fxt_kobj_info {
 	uint64_t koid;
 	uint64_t process;	/* thread: its "process" argument, else 0 */
+	uint64_t named_at;	/* its "named_at" argument, 0 if none */
 	uint8_t obj_type;	/* ZX_OBJ_TYPE_* */
 	bool valid;		/* slot in use (internal) */
 	uint8_t name_len;
-	char name[45];		/* last name written, truncated to 44 bytes + NUL */
+	char name[45];		/* its name, truncated to 44 bytes + NUL */
 };
 
 struct fxt_reader;
@@ -490,6 +496,34 @@ uint64_t fxt_merge_bytes(const struct fxt_merge *m);	/* of the records handed ou
 uint64_t fxt_merge_size(const struct fxt_merge *m);	/* archive size when known */
 uint64_t fxt_merge_diag_count(const struct fxt_merge *m);
 const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, uint64_t koid);
+
+/* ------------------------------------------------------------------ */
+/* Newest names: fxt-collect's trailer (lib/newest.c).                  */
+
+/*
+ * Perfetto names a koid after the last kernel object record it reads for
+ * it; in an archive the CPUs' records come in save order, not time order.
+ * Fed the durable records in the order they are written to the archive,
+ * a tracker keeps, per (object type, koid), the newest name (by the
+ * "named_at" argument; records without one are the oldest) and whether the
+ * last record written carried it. fxt_newest_write_trailer() then appends
+ * provider FXT_NAMES_PROVIDER_ID with one kernel object record (inline
+ * strings, "process" koid and "named_at" uint64 arguments) per koid whose
+ * last record was not its newest. About 80 bytes per koid, for at most
+ * max_objects koids; records beyond are counted as untracked.
+ */
+struct fxt_newest;
+
+struct fxt_newest *fxt_newest_new(size_t max_objects);	/* NULL: no memory */
+void fxt_newest_free(struct fxt_newest *n);
+/* Whole records of provider, as written to the archive (a partial one is ignored). */
+void fxt_newest_feed(struct fxt_newest *n, uint32_t provider, const void *data,
+		     size_t len);
+size_t fxt_newest_stale(const struct fxt_newest *n);	/* koids the trailer rewrites */
+size_t fxt_newest_koids(const struct fxt_newest *n);	/* koids tracked */
+uint64_t fxt_newest_untracked(const struct fxt_newest *n);	/* records not tracked */
+/* Records written (0: none needed, no provider either), or -errno. */
+int fxt_newest_write_trailer(struct fxt_newest *n, struct fxt_writer *w);
 
 /* ------------------------------------------------------------------ */
 /* Small helpers shared by the tools.                                   */

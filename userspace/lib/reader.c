@@ -399,7 +399,8 @@ static bool kobj_grow(struct fxt_reader *r, uint64_t offset)
 }
 
 static void kobj_set(struct fxt_reader *r, uint64_t koid, unsigned int type,
-		     struct fxt_str name, uint64_t process, uint64_t offset)
+		     struct fxt_str name, uint64_t process, uint64_t named_at,
+		     uint64_t offset)
 {
 	struct kobj_table *kt = r->kt;
 	struct fxt_kobj_info *k;
@@ -415,7 +416,10 @@ static void kobj_set(struct fxt_reader *r, uint64_t koid, unsigned int type,
 		kt->count++;
 		k->valid = true;
 		k->koid = koid;
+	} else if (named_at < k->named_at) {
+		return;		/* an older name than the one we have */
 	}
+	k->named_at = named_at;
 	k->obj_type = (uint8_t)type;
 	k->process = process;
 	n = name.data ? name.len : 0;
@@ -832,10 +836,11 @@ static void decode_metadata(struct cur *c, uint64_t h)
 static void decode_kobj(struct cur *c, uint64_t h)
 {
 	struct fxt_record *rec = c->rec;
-	const struct fxt_arg *proc;
+	const struct fxt_arg *proc, *at;
 	uint64_t process = 0;
 
 	rec->u.kobj.obj_type = (uint8_t)FXT_G(h, 16, 23);
+	rec->u.kobj.named_at = 0;
 	reserved(c, h, 44, 63, "kernel object record");
 	rec->u.kobj.koid = take(c, "koid");
 	rec->u.kobj.name = get_str(c, (uint16_t)FXT_G(h, 24, 39), "kernel object name");
@@ -844,6 +849,9 @@ static void decode_kobj(struct cur *c, uint64_t h)
 		return;
 	if (!rec->u.kobj.name.len && rec->u.kobj.name.data)
 		REPORT(c, KOBJ_NAME, "%llu", (unsigned long long)rec->u.kobj.koid);
+	at = find_arg(rec, "named_at");
+	if (at && at->type == FXT_ARG_UINT64)
+		rec->u.kobj.named_at = at->v.u64;
 	if (rec->u.kobj.obj_type == FXT_OBJ_THREAD) {
 		proc = find_arg(rec, "process");
 		if (!proc)
@@ -858,7 +866,8 @@ static void decode_kobj(struct cur *c, uint64_t h)
 	}
 	if (c->r->track_kobjs)
 		kobj_set(c->r, rec->u.kobj.koid, rec->u.kobj.obj_type,
-			 rec->u.kobj.name, process, rec->offset);
+			 rec->u.kobj.name, process, rec->u.kobj.named_at,
+			 rec->offset);
 }
 
 static void decode_event(struct cur *c, uint64_t h)

@@ -292,6 +292,61 @@ static void build_cpu256(struct fxt_writer *w)
 			 fxt_thread_inline(0, 0), 0);
 }
 
+/* A thread kernel object with the kernel's indexed argument names. */
+static void names_thread(struct fxt_writer *w, uint64_t koid, const char *name,
+			 uint64_t process, uint64_t named_at)
+{
+	struct fxt_arg a[2] = {
+		fxt_arg_koid(fxt_str_index(1), process),
+		fxt_arg_u64(fxt_str_index(2), named_at),
+	};
+
+	fxt_write_kobj(w, FXT_OBJ_THREAD, koid, fxt_str(name), a, named_at ? 2 : 1);
+}
+
+/*
+ * Names as fxt.ko writes them (records.rst): the start snapshot without
+ * "named_at", fork and rename records with it, each in the durable data
+ * of the CPU that ran the probe. Thread 8 was forked on CPU 1 ("app", at
+ * 1000) and renamed itself on CPU 0 ("app-renamed", at 3000); CPU 0's
+ * chunk comes first, so the older name is the last one in the CPUs' data.
+ * fxt-collect's trailer restates the newest (what lib/newest.c writes,
+ * checked by the unit tests), and the tools name thread 8 by it.
+ */
+static void build_names(struct fxt_writer *w)
+{
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_init(w, NS);
+	fxt_write_provider_info(w, 1, "cpu1");
+	fxt_write_init(w, NS);
+	fxt_write_provider_section(w, 0);
+	fxt_write_string(w, 1, "process", 7);
+	fxt_write_string(w, 2, "named_at", 8);
+	fxt_write_process(w, 7, "app");
+	names_thread(w, 7, "app", 7, 0);
+	names_thread(w, 8, "app-renamed", 7, 3000);
+	fxt_write_switch(w, 0, 2500, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(7, 8), 20);
+	fxt_write_switch(w, 0, 4000, FXT_THREAD_BLOCKED, fxt_thread_inline(7, 8), 20,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_provider_section(w, 1);
+	fxt_write_string(w, 1, "process", 7);
+	fxt_write_string(w, 2, "named_at", 8);
+	names_thread(w, 8, "app", 7, 1000);
+	fxt_write_switch(w, 1, 1500, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(7, 8), 20);
+	fxt_write_switch(w, 1, 2000, FXT_THREAD_BLOCKED, fxt_thread_inline(7, 8), 20,
+			 fxt_thread_inline(0, 0), 0);
+	/* the trailer: inline strings, its own provider */
+	fxt_write_provider_info(w, FXT_NAMES_PROVIDER_ID, FXT_NAMES_PROVIDER_NAME);
+	fxt_write_init(w, NS);
+	fxt_write_kobj(w, FXT_OBJ_THREAD, 8, fxt_str("app-renamed"),
+		       (const struct fxt_arg[]){
+				fxt_arg_koid(fxt_str("process"), 7),
+				fxt_arg_u64(fxt_str("named_at"), 3000) }, 2);
+}
+
 /* ------------------------------------------------------------------ */
 /* Check archives: one kind of defect each.                             */
 
@@ -657,6 +712,8 @@ const struct tcase tcases[] = {
 	GOLDEN("all-types", build_all_types,
 	       "every record, event and argument type"),
 	GOLDEN("ticks", build_ticks, "1 tick = 1 microsecond"),
+	GOLDEN("names", build_names,
+	       "a thread renamed on another CPU than it was forked on, saved oldest last"),
 	GOLDEN("cross-cpu", build_cross_cpu,
 	       "chunks of two CPUs overlapping in time: a wakeup later in the file"),
 	GOLDEN("cpu256", build_cpu256,

@@ -999,6 +999,211 @@ static void test_progress(void)
 	close(master);
 }
 
+/* ------------------------------------------------------------------ */
+/* Newest names (fxt-collect's trailer).                                */
+
+/* A kernel object the way fxt.ko writes it: indexed arg names 1 and 2. */
+static void kobj_at(struct fxt_writer *w, unsigned int type, uint64_t koid,
+		    const char *name, uint64_t process, uint64_t named_at)
+{
+	struct fxt_arg a[2];
+	unsigned int n = 0;
+
+	if (type == FXT_OBJ_THREAD)
+		a[n++] = fxt_arg_koid(fxt_str_index(1), process);
+	if (named_at)
+		a[n++] = fxt_arg_u64(fxt_str_index(2), named_at);
+	EXPECT(fxt_write_kobj(w, type, koid, fxt_str(name), a, n) == 0);
+}
+
+static void arg_strings(struct fxt_writer *w)
+{
+	fxt_write_string(w, 1, "process", 7);
+	fxt_write_string(w, 2, "named_at", 8);
+}
+
+/* CPU 0's durable data, saved first. */
+static void newest_cpu0(struct fxt_writer *w)
+{
+	struct fxt_arg a[2] = {
+		fxt_arg_koid(fxt_str("process"), 13),
+		fxt_arg_u64(fxt_str("named_at"), 900),
+	};
+
+	arg_strings(w);
+	kobj_at(w, FXT_OBJ_THREAD, 8, "app-renamed", 7, 3000);
+	kobj_at(w, FXT_OBJ_PROCESS, 9, "p-new", 0, 600);
+	kobj_at(w, FXT_OBJ_THREAD, 10, "x", 10, 100);
+	kobj_at(w, FXT_OBJ_THREAD, 11, "same", 11, 300);
+	kobj_at(w, FXT_OBJ_THREAD, 12, "newname", 12, 400);
+	fxt_write_kobj(w, FXT_OBJ_THREAD, 13, fxt_str("inl-new"), a, 2);
+	fxt_write_switch(w, 0, 5000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(7, 8), 20);
+}
+
+/* CPU 1's, saved after: older names for 8, 9, 12 and 13. */
+static void newest_cpu1(struct fxt_writer *w)
+{
+	struct fxt_arg a[2] = {
+		fxt_arg_koid(fxt_str("process"), 13),
+		fxt_arg_u64(fxt_str("named_at"), 800),
+	};
+
+	fxt_write_string(w, 2, "named_at", 8);
+	fxt_write_string(w, 1, "process", 7);
+	kobj_at(w, FXT_OBJ_THREAD, 8, "app", 7, 1000);
+	kobj_at(w, FXT_OBJ_PROCESS, 9, "p-old", 0, 500);
+	kobj_at(w, FXT_OBJ_THREAD, 10, "y", 10, 200);	/* newer: fine */
+	kobj_at(w, FXT_OBJ_THREAD, 11, "same", 11, 100);	/* older, same name */
+	kobj_at(w, FXT_OBJ_THREAD, 12, "oldname", 12, 0);	/* snapshot */
+	fxt_write_kobj(w, FXT_OBJ_THREAD, 13, fxt_str("inl-old"), a, 2);
+}
+
+/* A magic record and the trailer of trailer_tracker (trailer_result). */
+static struct fxt_newest *trailer_tracker;
+static int trailer_result;
+
+static void trailer_build(struct fxt_writer *w)
+{
+	fxt_write_magic(w);
+	trailer_result = fxt_newest_write_trailer(trailer_tracker, w);
+}
+
+static void test_newest_trailer(void)
+{
+	struct blob c0 = build(newest_cpu0), c1 = build(newest_cpu1), t, t2;
+	struct fxt_newest *n = fxt_newest_new(100);
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	struct fxt_reader *r;
+	struct diags d;
+	unsigned int seen = 0;
+
+	memset(&d, 0, sizeof(d));
+	EXPECT(n && rec && c0.data && c1.data);
+	if (!n || !rec || !c0.data || !c1.data)
+		goto out;
+	fxt_newest_feed(n, 0, c0.data, c0.len);
+	fxt_newest_feed(n, 1, c1.data, c1.len);
+	EXPECT_EQ_U(fxt_newest_koids(n), 6);
+	EXPECT_EQ_U(fxt_newest_stale(n), 4);
+	EXPECT_EQ_U(fxt_newest_untracked(n), 0);
+	trailer_tracker = n;
+	t = build(trailer_build);
+	EXPECT_EQ_U(trailer_result, 4);
+	EXPECT(t.data != NULL);
+	EXPECT_EQ_U(fxt_newest_stale(n), 0);
+	r = t.data ? fxt_reader_open_mem(t.data, t.len) : NULL;
+	EXPECT(r != NULL);
+	if (r) {
+		fxt_reader_set_diag(r, collect, &d);
+		while (fxt_reader_next(r, rec) == 1) {
+			const char *want = NULL;
+			uint64_t at = 0, proc = 0;
+
+			if (rec->type != FXT_REC_KERNEL_OBJ)
+				continue;
+			EXPECT_EQ_U(rec->provider, FXT_NAMES_PROVIDER_ID);
+			switch (rec->u.kobj.koid) {
+			case 8: want = "app-renamed"; at = 3000; proc = 7; break;
+			case 9: want = "p-new"; at = 600; break;
+			case 12: want = "newname"; at = 400; proc = 12; break;
+			case 13: want = "inl-new"; at = 900; proc = 13; break;
+			}
+			EXPECT(want != NULL);
+			if (!want)
+				continue;
+			seen++;
+			EXPECT(rec->u.kobj.name.len == strlen(want) &&
+			       !memcmp(rec->u.kobj.name.data, want, strlen(want)));
+			EXPECT_EQ_U(rec->u.kobj.named_at, at);
+			EXPECT_EQ_U(rec->u.kobj.obj_type,
+				    proc ? FXT_OBJ_THREAD : FXT_OBJ_PROCESS);
+			if (proc)
+				EXPECT_EQ_U(fxt_reader_kobj(r, rec->u.kobj.koid)->process,
+					    proc);
+		}
+		EXPECT_EQ_U(d.total, 0);
+		fxt_reader_close(r);
+	}
+	EXPECT_EQ_U(seen, 4);
+	/* Nothing left to restate: a second trailer writes nothing at all. */
+	t2 = build(trailer_build);
+	EXPECT_EQ_U(trailer_result, 0);
+	EXPECT_EQ_U(t2.len, 8);
+	free(t.data);
+	free(t2.data);
+out:
+	fxt_newest_free(n);
+	free(rec);
+	free(c0.data);
+	free(c1.data);
+}
+
+/* At most max_objects koids; the rest are counted, never misnamed. */
+static void test_newest_limit(void)
+{
+	struct blob c0 = build(newest_cpu0);
+	struct fxt_newest *n = fxt_newest_new(2);
+
+	EXPECT(n && c0.data);
+	if (n && c0.data) {
+		fxt_newest_feed(n, 0, c0.data, c0.len);
+		EXPECT_EQ_U(fxt_newest_koids(n), 2);
+		EXPECT_EQ_U(fxt_newest_untracked(n), 4);
+		EXPECT_EQ_U(fxt_newest_stale(n), 0);
+	}
+	fxt_newest_free(n);
+	free(c0.data);
+}
+
+/*
+ * The golden archive "names" ends with the trailer fxt-collect writes:
+ * feeding its CPUs' records to a tracker gives exactly those bytes.
+ */
+static void test_newest_golden(void)
+{
+	struct blob g = build_case(tcase_find("names")), t = { NULL, 0 };
+	struct fxt_newest *n = fxt_newest_new(100);
+	size_t off = 8, trailer = 0;
+	uint32_t provider = 0;
+
+	EXPECT(g.data && n);
+	if (!g.data || !n)
+		goto out;
+	while (off + 8 <= g.len) {
+		uint64_t h;
+		size_t words;
+
+		memcpy(&h, g.data + off, 8);
+		words = fxt_record_words(h);
+		if (!words)
+			break;
+		if (fxt_record_type(h) == FXT_REC_METADATA &&
+		    (FXT_G(h, 16, 19) == FXT_META_PROVIDER_INFO ||
+		     FXT_G(h, 16, 19) == FXT_META_PROVIDER_SECTION)) {
+			provider = (uint32_t)FXT_G(h, 20, 51);
+			if (provider == FXT_NAMES_PROVIDER_ID) {
+				trailer = off;
+				break;
+			}
+		} else {
+			fxt_newest_feed(n, provider, g.data + off, words * 8);
+		}
+		off += words * 8;
+	}
+	EXPECT(trailer != 0);
+	EXPECT_EQ_U(fxt_newest_stale(n), 1);
+	trailer_tracker = n;
+	t = build(trailer_build);
+	EXPECT_EQ_U(trailer_result, 1);
+	EXPECT(t.data && t.len == 8 + g.len - trailer &&
+	       !memcmp(t.data + 8, g.data + trailer, g.len - trailer));
+out:
+	fxt_newest_free(n);
+	free(g.data);
+	free(t.data);
+}
+
 int main(void)
 {
 	run("writer: magic bytes", test_writer_magic);
@@ -1021,6 +1226,9 @@ int main(void)
 	run("outbuf: formatting", test_outbuf);
 	run("hist: percentiles", test_hist);
 	run("progress: only on a terminal", test_progress);
+	run("newest names: the trailer restates stale koids", test_newest_trailer);
+	run("newest names: bounded by max_objects", test_newest_limit);
+	run("newest names: the golden archive's trailer", test_newest_golden);
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+/*
+ * newest.c - each koid's newest name, for fxt-collect's trailer.
+ *
+ * Perfetto applies the last kernel object record it reads for a koid to
+ * the whole trace, but fxt.ko writes name records into the durable buffer
+ * of whichever CPU ran the fork or rename probe, and the archive holds the
+ * CPUs in the collector's save order: the last record in the file need not
+ * be the newest. The kernel stamps each name with "named_at" (the
+ * CLOCK_BOOTTIME ns at which it took effect; records without one, the
+ * start snapshot's, are the oldest). Fed every durable record in archive
+ * order, this keeps per (object type, koid) the newest name and whether
+ * the last record written carried it; the trailer then writes, for every
+ * koid whose last record did not, one more record with the newest name
+ * (Documentation/records.rst, "Archive layout").
+ *
+ * Memory: one 40-byte slot per tracked koid in an open-addressing table
+ * kept at most half full, so about 80 bytes a koid, up to max_objects koids
+ * (records of further koids are counted, not tracked). Names longer than
+ * NAME_MAX bytes (the kernel writes at most 15) are never rewritten.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libfxt.h"
+
+#define NAME_MAX_	21
+#define LEN_UNWRITABLE	0xff	/* the newest name is too long to keep */
+#define MIN_SLOTS	1024
+/* Longer string and kernel object records are not fxt.ko's names. */
+#define REC_MAX_WORDS	64
+
+struct slot {
+	uint64_t named_at;	/* of the newest name */
+	uint32_t koid;
+	uint32_t process;	/* thread: its process koid */
+	uint8_t type;		/* FXT_OBJ_*, 0: free */
+	uint8_t stale;		/* the last record written is not the newest */
+	uint8_t len;		/* of name, or LEN_UNWRITABLE */
+	char name[NAME_MAX_];
+};
+
+/* Per provider: the string indices the kernel uses for the arg names. */
+struct prov_strings {
+	uint16_t process;
+	uint16_t named_at;
+};
+
+struct fxt_newest {
+	struct slot *slots;
+	size_t cap;		/* power of two */
+	size_t count;
+	size_t max;		/* koids tracked at most */
+	size_t stale;
+	uint64_t untracked;	/* records not tracked */
+	struct prov_strings *prov;
+	size_t nprov;
+};
+
+#define MAX_PROVIDERS_TRACKED	65536
+
+struct fxt_newest *fxt_newest_new(size_t max_objects)
+{
+	struct fxt_newest *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->max = max_objects;
+	return n;
+}
+
+void fxt_newest_free(struct fxt_newest *n)
+{
+	if (!n)
+		return;
+	free(n->slots);
+	free(n->prov);
+	free(n);
+}
+
+size_t fxt_newest_stale(const struct fxt_newest *n)
+{
+	return n->stale;
+}
+
+uint64_t fxt_newest_untracked(const struct fxt_newest *n)
+{
+	return n->untracked;
+}
+
+size_t fxt_newest_koids(const struct fxt_newest *n)
+{
+	return n->count;
+}
+
+static size_t slot_hash(uint32_t koid, uint8_t type, size_t cap)
+{
+	uint64_t k = ((uint64_t)koid << 8 | type) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(k >> 32) & (cap - 1);
+}
+
+/* The slot of (type, koid), or the free slot where it would go. */
+static struct slot *slot_find(struct slot *slots, size_t cap, uint32_t koid,
+			      uint8_t type)
+{
+	size_t i;
+
+	for (i = slot_hash(koid, type, cap);; i = (i + 1) & (cap - 1))
+		if (!slots[i].type ||
+		    (slots[i].koid == koid && slots[i].type == type))
+			return &slots[i];
+}
+
+static bool grow(struct fxt_newest *n)
+{
+	size_t ncap = n->cap ? n->cap * 2 : MIN_SLOTS, i;
+	struct slot *ns = calloc(ncap, sizeof(*ns));
+
+	if (!ns)
+		return false;
+	for (i = 0; i < n->cap; i++)
+		if (n->slots[i].type)
+			*slot_find(ns, ncap, n->slots[i].koid,
+				   n->slots[i].type) = n->slots[i];
+	free(n->slots);
+	n->slots = ns;
+	n->cap = ncap;
+	return true;
+}
+
+static struct prov_strings *prov_strings(struct fxt_newest *n, uint32_t id)
+{
+	if (id >= MAX_PROVIDERS_TRACKED)
+		return NULL;
+	if (id >= n->nprov) {
+		size_t nn = n->nprov ? n->nprov : 16;
+		struct prov_strings *p;
+
+		while (nn <= id)
+			nn *= 2;
+		p = realloc(n->prov, nn * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + n->nprov, 0, (nn - n->nprov) * sizeof(*p));
+		n->prov = p;
+		n->nprov = nn;
+	}
+	return &n->prov[id];
+}
+
+static bool is_text(const uint64_t *stream, size_t len, const char *s)
+{
+	return len == strlen(s) && !memcmp(stream, s, len);
+}
+
+/* A string record: remember (or forget) the indices of the arg names. */
+static void scan_string(struct fxt_newest *n, uint32_t provider,
+			const uint64_t *rec, size_t words)
+{
+	struct prov_strings *ps = prov_strings(n, provider);
+	uint16_t index = (uint16_t)FXT_G(rec[0], 16, 30);
+	size_t len = (size_t)FXT_G(rec[0], 32, 46);
+
+	if (!ps || FXT_WORDS(len) > words - 1)
+		return;
+	if (ps->process == index)
+		ps->process = 0;
+	if (ps->named_at == index)
+		ps->named_at = 0;
+	if (is_text(rec + 1, len, "process"))
+		ps->process = index;
+	else if (is_text(rec + 1, len, "named_at"))
+		ps->named_at = index;
+}
+
+/* Is the argument name at ref (indexed or inline at *p) the string s? */
+static bool arg_name_is(uint16_t ref, const uint64_t *p, size_t avail,
+			uint16_t index, const char *s)
+{
+	if (ref & FXT_STRING_REF_INLINE) {
+		size_t len = ref & FXT_STRING_INDEX_MAX;
+
+		return FXT_WORDS(len) <= avail && is_text(p, len, s);
+	}
+	return ref && ref == index;
+}
+
+static void track(struct fxt_newest *n, uint8_t type, uint64_t koid,
+		  const char *name, size_t len, uint64_t process,
+		  uint64_t named_at)
+{
+	struct slot *s = NULL;
+	bool fits = len <= NAME_MAX_, same;
+
+	if (koid > UINT32_MAX || process > UINT32_MAX) {
+		n->untracked++;
+		return;
+	}
+	if (n->cap)
+		s = slot_find(n->slots, n->cap, (uint32_t)koid, type);
+	if (!s || !s->type) {		/* a koid not seen before */
+		if (n->count >= n->max ||
+		    ((n->count + 1) * 2 > n->cap && !grow(n))) {
+			n->untracked++;
+			return;
+		}
+		s = slot_find(n->slots, n->cap, (uint32_t)koid, type);
+		s->type = type;
+		s->koid = (uint32_t)koid;
+		s->stale = 0;
+		n->count++;
+	} else if (named_at < s->named_at) {
+		/* An older name written last: stale unless it is the same. */
+		same = fits && s->len == len && !memcmp(s->name, name, len) &&
+		       s->process == (uint32_t)process;
+		if (!same && !s->stale)
+			n->stale++;
+		else if (same && s->stale)
+			n->stale--;
+		s->stale = !same;
+		return;
+	} else if (s->stale) {		/* the newest (or as new, and later) */
+		s->stale = 0;
+		n->stale--;
+	}
+	s->named_at = named_at;
+	s->process = (uint32_t)process;
+	if (fits) {
+		s->len = (uint8_t)len;
+		memcpy(s->name, name, len);
+	} else {
+		s->len = LEN_UNWRITABLE;
+	}
+}
+
+/* A kernel object record: its type, koid, inline name, process, named_at. */
+static void scan_kobj(struct fxt_newest *n, uint32_t provider,
+		      const uint64_t *rec, size_t words)
+{
+	struct prov_strings *ps = prov_strings(n, provider);
+	uint8_t type = (uint8_t)FXT_G(rec[0], 16, 23);
+	uint16_t name_ref = (uint16_t)FXT_G(rec[0], 24, 39);
+	unsigned int nargs = (unsigned int)FXT_G(rec[0], 40, 43), i;
+	uint64_t process = 0, named_at = 0;
+	size_t len, k = 2;
+	const char *name;
+
+	if (type != FXT_OBJ_PROCESS && type != FXT_OBJ_THREAD)
+		return;
+	if (words < 2 || (name_ref && !(name_ref & FXT_STRING_REF_INLINE))) {
+		n->untracked++;		/* an indexed name: not fxt.ko's */
+		return;
+	}
+	len = name_ref & FXT_STRING_INDEX_MAX;
+	name = (const char *)(rec + 2);
+	k += FXT_WORDS(len);
+	if (k > words) {
+		n->untracked++;
+		return;
+	}
+	for (i = 0; i < nargs && k < words; i++) {
+		uint64_t ah = rec[k];
+		size_t aw = (size_t)FXT_G(ah, 4, 15);
+		unsigned int at = (unsigned int)FXT_G(ah, 0, 3);
+		uint16_t an = (uint16_t)FXT_G(ah, 16, 31);
+		size_t nw = (an & FXT_STRING_REF_INLINE) ?
+			    FXT_WORDS(an & FXT_STRING_INDEX_MAX) : 0;
+
+		if (!aw || k + aw > words)
+			break;
+		if (aw == 2 + nw && (at == FXT_ARG_KOID || at == FXT_ARG_UINT64)) {
+			const uint64_t *p = rec + k + 1;
+
+			if (at == FXT_ARG_KOID &&
+			    arg_name_is(an, p, aw - 1, ps ? ps->process : 0, "process"))
+				process = p[nw];
+			else if (at == FXT_ARG_UINT64 &&
+				 arg_name_is(an, p, aw - 1, ps ? ps->named_at : 0,
+					     "named_at"))
+				named_at = p[nw];
+		}
+		k += aw;
+	}
+	track(n, type, rec[1], name, len, process, named_at);
+}
+
+void fxt_newest_feed(struct fxt_newest *n, uint32_t provider, const void *data,
+		     size_t len)
+{
+	const unsigned char *p = data, *end = p + (len & ~(size_t)7);
+
+	while (p < end) {
+		uint64_t rec[REC_MAX_WORDS];
+		unsigned int type;
+		uint64_t h;
+		size_t words;
+
+		memcpy(&h, p, 8);
+		words = fxt_record_words(h);
+		if (!words || words > (size_t)(end - p) / 8)
+			return;
+		type = fxt_record_type(h);
+		if (type == FXT_REC_STRING || type == FXT_REC_KERNEL_OBJ) {
+			if (words > REC_MAX_WORDS) {
+				n->untracked += type == FXT_REC_KERNEL_OBJ;
+			} else {
+				memcpy(rec, p, words * 8);	/* aligned copy */
+				if (type == FXT_REC_STRING)
+					scan_string(n, provider, rec, words);
+				else
+					scan_kobj(n, provider, rec, words);
+			}
+		}
+		p += words * 8;
+	}
+}
+
+int fxt_newest_write_trailer(struct fxt_newest *n, struct fxt_writer *w)
+{
+	size_t i;
+	int written = 0, err;
+
+	if (!n->stale)
+		return 0;
+	err = fxt_write_provider_info(w, FXT_NAMES_PROVIDER_ID,
+				      FXT_NAMES_PROVIDER_NAME);
+	if (!err)
+		err = fxt_write_init(w, 1000000000ull);
+	for (i = 0; !err && i < n->cap; i++) {
+		struct slot *s = &n->slots[i];
+		struct fxt_arg args[2];
+		struct fxt_str name = { 0, 0, s->name };
+		unsigned int nargs = 0;
+
+		if (!s->type || !s->stale)
+			continue;
+		s->stale = 0;
+		n->stale--;
+		if (s->len == LEN_UNWRITABLE) {
+			n->untracked++;
+			continue;
+		}
+		name.len = s->len;
+		if (s->type == FXT_OBJ_THREAD)
+			args[nargs++] = fxt_arg_koid(fxt_str("process"), s->process);
+		if (s->named_at)
+			args[nargs++] = fxt_arg_u64(fxt_str("named_at"), s->named_at);
+		err = fxt_write_kobj(w, s->type, s->koid, name, args, nargs);
+		if (!err)
+			written++;
+	}
+	return err ? err : written;
+}
