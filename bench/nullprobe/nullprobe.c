@@ -91,10 +91,6 @@ struct np_hook {
 	bool registered;
 };
 
-#define NP_VECTOR(v) \
-	{ v "_entry", np_vector, false, true }, \
-	{ v "_exit", np_vector, false, true }
-
 /* The same list as fxt's module/fxt_probes.c. */
 static struct np_hook np_hooks[] = {
 	{ "sched_process_fork", np_fork, true },
@@ -107,17 +103,28 @@ static struct np_hook np_hooks[] = {
 	{ "irq_handler_exit", np_irq_exit, false },
 	{ "softirq_entry", np_softirq, false },
 	{ "softirq_exit", np_softirq, false },
-	NP_VECTOR("local_timer"),
-	NP_VECTOR("reschedule"),
-	NP_VECTOR("call_function"),
-	NP_VECTOR("call_function_single"),
-	NP_VECTOR("irq_work"),
-	NP_VECTOR("x86_platform_ipi"),
-	NP_VECTOR("spurious_apic"),
-	NP_VECTOR("error_apic"),
-	NP_VECTOR("thermal_apic"),
-	NP_VECTOR("threshold_apic"),
-	NP_VECTOR("deferred_error_apic"),
+	{ "local_timer_entry", np_vector, false, true },
+	{ "local_timer_exit", np_vector, false, true },
+	{ "reschedule_entry", np_vector, false, true },
+	{ "reschedule_exit", np_vector, false, true },
+	{ "call_function_entry", np_vector, false, true },
+	{ "call_function_exit", np_vector, false, true },
+	{ "call_function_single_entry", np_vector, false, true },
+	{ "call_function_single_exit", np_vector, false, true },
+	{ "irq_work_entry", np_vector, false, true },
+	{ "irq_work_exit", np_vector, false, true },
+	{ "x86_platform_ipi_entry", np_vector, false, true },
+	{ "x86_platform_ipi_exit", np_vector, false, true },
+	{ "spurious_apic_entry", np_vector, false, true },
+	{ "spurious_apic_exit", np_vector, false, true },
+	{ "error_apic_entry", np_vector, false, true },
+	{ "error_apic_exit", np_vector, false, true },
+	{ "thermal_apic_entry", np_vector, false, true },
+	{ "thermal_apic_exit", np_vector, false, true },
+	{ "threshold_apic_entry", np_vector, false, true },
+	{ "threshold_apic_exit", np_vector, false, true },
+	{ "deferred_error_apic_entry", np_vector, false, true },
+	{ "deferred_error_apic_exit", np_vector, false, true },
 };
 
 static void np_match(struct tracepoint *tp, void *priv)

@@ -68,6 +68,7 @@ struct pb_buf {
 	local_t reserve, committed, written;
 	u64 data[512];
 };
+
 static DEFINE_PER_CPU(struct pb_buf, pb_buf);
 
 /* One of the building blocks; interrupts are off */
@@ -98,7 +99,7 @@ static noinline void pb_part(unsigned int what)
 		p = &pb->data[off / 8];
 		p[0] = old;
 		p[1] = ts;
-		smp_wmb();
+		smp_wmb();	/* the record before the commit count, as fxt */
 		local_add(16, &pb->committed);
 		local_inc(&pb->written);
 		break;
