@@ -2,8 +2,10 @@
 /*
  * fxtcount FILE: count the records of an FXT archive by kind, without any
  * library (bench/ must not depend on readers others are still writing).
- * Prints "bytes=B records=R switches=S wakeups=W events=E other=O"
- * (events: record type 4, i.e. IRQ/softirq begin/end and counters).
+ * Prints "bytes=B records=R switches=S wakeups=W events=E other=O
+ * sw_bytes=.. wk_bytes=.. ev_bytes=.. other_bytes=.." (events: record type
+ * 4, i.e. IRQ/softirq begin/end and counters; other: metadata, strings,
+ * threads, kernel objects (names), ...; *_bytes: those records' bytes).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 int main(int argc, char **argv)
 {
 	uint64_t bytes = 0, recs = 0, sw = 0, wk = 0, ev = 0, other = 0;
+	uint64_t swb = 0, wkb = 0, evb = 0, otherb = 0;
 	static uint64_t buf[1 << 16];
 	size_t have = 0, pos = 0;
 	FILE *f;
@@ -39,13 +42,13 @@ int main(int argc, char **argv)
 		}
 		recs++;
 		if (type == 8 && (h >> 60) <= 1)
-			sw++;
+			sw++, swb += words * 8;
 		else if (type == 8 && (h >> 60) == 2)
-			wk++;
+			wk++, wkb += words * 8;
 		else if (type == 4)
-			ev++;
+			ev++, evb += words * 8;
 		else
-			other++;
+			other++, otherb += words * 8;
 		bytes += words * 8;
 		/* skip the record: it may span reads */
 		while (words) {
@@ -63,9 +66,12 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	printf("bytes=%llu records=%llu switches=%llu wakeups=%llu events=%llu other=%llu\n",
+	printf("bytes=%llu records=%llu switches=%llu wakeups=%llu events=%llu other=%llu "
+	       "sw_bytes=%llu wk_bytes=%llu ev_bytes=%llu other_bytes=%llu\n",
 	       (unsigned long long)bytes, (unsigned long long)recs,
 	       (unsigned long long)sw, (unsigned long long)wk,
-	       (unsigned long long)ev, (unsigned long long)other);
+	       (unsigned long long)ev, (unsigned long long)other,
+	       (unsigned long long)swb, (unsigned long long)wkb,
+	       (unsigned long long)evb, (unsigned long long)otherb);
 	return 0;
 }

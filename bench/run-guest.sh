@@ -9,24 +9,38 @@
 # once (tracer order shuffled per repetition), so slow drifts of the TCG
 # guest spread evenly over the tracers. One line per run goes to
 # OUTDIR/raw.csv; the tracers' own outputs go to the guest's /tmp (tmpfs).
+# Then the probe micro-benchmark (OUTDIR/micro.csv) and the streaming
+# keep-up run (OUTDIR/keepup.csv).
+#
+# Every fork+exec costs ~85 ms in the TCG guest, so the bookkeeping between
+# runs uses bash builtins only (read, [[ =~ ]], read -t as sleep): with
+# sed/grep/cat it took more time than the workloads themselves.
 #
 # Knobs (environment): BENCH_REPS (default 10), BENCH_PP (ping-pong round
 # trips), BENCH_MSG ("-g G -l L" of perf bench sched messaging), BENCH_FORK
 # (fork+exec count), BENCH_TIMER ("THREADS N US" of timerload),
-# BENCH_WORKLOADS, BENCH_TRACERS (space-separated subsets).
+# BENCH_WORKLOADS, BENCH_TRACERS (space-separated subsets), BENCH_PERF_REPS
+# (in how many of the repetitions perf-sched runs), BENCH_PERF_WORKLOADS,
+# BENCH_MICRO_ROUNDS, BENCH_KEEPUP (round trips of the keep-up phase),
+# BENCH_PHASES (any of: runs micro keepup).
 set -u
 
 out=${1:?usage: run-guest.sh OUTDIR}
 B=build/bench/bin
 T=/sys/kernel/tracing
-reps=${BENCH_REPS:-5}
-pp_n=${BENCH_PP:-5000}
-msg_args=${BENCH_MSG:--g 1 -l 20}
+reps=${BENCH_REPS:-10}
+pp_n=${BENCH_PP:-20000}
+msg_args=${BENCH_MSG:--t -g 1 -l 100}
 fork_n=${BENCH_FORK:-100}
-timer_args=${BENCH_TIMER:-4 500 50}
-# perf sched record costs ~8 s of start-up and tear-down per run in TCG:
-# only on the workloads of the chart
+timer_args=${BENCH_TIMER:-4 1000 50}
+# perf sched record costs ~8 s of start-up per run in TCG: only on the
+# workloads of the chart, and only in BENCH_PERF_REPS of the repetitions
+# (spread evenly over them)
 perf_workloads=${BENCH_PERF_WORKLOADS:-pingpong messaging}
+perf_reps=${BENCH_PERF_REPS:-5}
+micro_rounds=${BENCH_MICRO_ROUNDS:-5}
+phases=${BENCH_PHASES:-runs micro keepup}
+keepup_n=${BENCH_KEEPUP:-150000}
 workloads=${BENCH_WORKLOADS:-pingpong messaging fork timer}
 tracers=${BENCH_TRACERS:-none null-sched null-all fxt-sched fxt-all ftrace-sched ftrace-all trace-cmd bpf-sched bpf-all perf-sched}
 FTRACE_KB=8192			# per CPU, like fxt-collect's default -b 8M
@@ -34,7 +48,7 @@ FTRACE_KB=8192			# per CPU, like fxt-collect's default -b 8M
 raw=$out/raw.csv
 log=$out/guest.log
 mkdir -p "$out"
-echo "workload,tracer,rep,wall_ns,ops,ok,events,lost,out_bytes,switches,np_count,np_switches,cpu_user_s,cpu_sys_s,maxrss_kb,status" >"$raw"
+echo "workload,tracer,rep,wall_ns,ops,ok,events,lost,out_bytes,switches,np_count,np_switches,cpu_user_s,cpu_sys_s,maxrss_kb,status,start_ms,stop_ms,np_vectors,np_names,saves,sw_bytes,other_bytes" >"$raw"
 : >"$log"
 
 say() { echo "bench: $*" | tee -a "$log" >&2; }
@@ -49,25 +63,51 @@ cp $B/* /tmp/bench/bin/ && cp userspace/fxt-collect /tmp/bench/bin/ &&
 B=/tmp/bench/bin
 cp $B/nop /tmp/nop
 insmod /tmp/bench/mod/fxt.ko || { say "cannot load fxt.ko"; exit 1; }
-# perf bench sched messaging and trace-cmd must work here; fail early if not
+# perf bench sched messaging must work here; fail early if not
 perf bench sched messaging -g 1 -l 1 >/dev/null 2>&1 || say "perf bench sched messaging does not run"
 
-# wait_for FILE REGEX [SECONDS]: poll FILE until REGEX appears
+# nap SECONDS: sleep without a fork (read -t on a fifo nobody writes)
+mkfifo /tmp/nap.fifo
+exec 7<>/tmp/nap.fifo
+nap() { read -r -t "$1" -u 7 _; }
+# now_ms VAR: milliseconds into VAR, without a fork
+now_ms() { local t=${EPOCHREALTIME/./}; printf -v "$1" %s $((t / 1000)); }
+
+# file_has FILE STRING: whether a line of FILE contains STRING
+file_has() {
+	local l
+	[ -r "$1" ] || return 1
+	while IFS= read -r l; do
+		[[ $l == *"$2"* ]] && return 0
+	done <"$1"
+	return 1
+}
+
+# wait_for FILE STRING [SECONDS]: poll FILE until STRING appears
 wait_for() {
 	local i
-	for i in $(seq $((${3:-30} * 20))); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.05
+	for ((i = 0; i < ${3:-30} * 50; i++)); do
+		file_has "$1" "$2" && return 0
+		nap 0.02
 	done
 	return 1
 }
 
+# ns=, ops= out of a workload's output
+parse_res() {
+	ns= ops=
+	[[ $1 =~ ns=([0-9]+) ]] && ns=${BASH_REMATCH[1]}
+	[[ $1 =~ ops=([0-9]+) ]] && ops=${BASH_REMATCH[1]}
+}
+
 run_workload() {
+	local r
 	case $1 in
 	pingpong)	$B/pingpong "$pp_n" 0 ;;
-	messaging)	# "Total time: 1.150 [sec]" -> ns=..., ops = groups*40*loops*... (reported: loops)
-			perf bench sched messaging $msg_args 2>&1 |
-			awk '/Total time/ { printf "ns=%d ops=1\n", $3 * 1e9 }' ;;
+	messaging)	# "Total time: 1.150 [sec]"
+			r=$(perf bench sched messaging $msg_args 2>&1)
+			[[ $r =~ Total\ time:\ *([0-9]+)\.([0-9]+) ]] &&
+				echo "ns=$((10#${BASH_REMATCH[1]}${BASH_REMATCH[2]}000000)) ops=1" ;;
 	fork)		$B/forkstorm "$fork_n" /tmp/nop ;;
 	timer)		$B/timerload $timer_args ;;
 	esac
@@ -75,7 +115,8 @@ run_workload() {
 
 # per-run results, reset by each run
 reset_vals() {
-	ok=1 events= lost= obytes= switches= npc= nps= cu= cs= rss= pid= status=
+	ok=1 events= lost= obytes= switches= npc= nps= npv= npn= cu= cs= rss= pid= status=
+	saves= wraps= records= swb= otb=
 }
 
 # stop_pid: SIGINT the tracer (through bench/rusage), wait at most 60 s,
@@ -83,13 +124,13 @@ reset_vals() {
 stop_pid() {
 	local i
 	kill -INT $pid 2>/dev/null
-	for i in $(seq 1200); do
+	for ((i = 0; i < 3000; i++)); do
 		kill -0 $pid 2>/dev/null || break
-		sleep 0.05
+		nap 0.02
 	done
 	if kill -0 $pid 2>/dev/null; then
 		say "tracer $pid ignored SIGINT for 60 s; killing it"
-		kill -KILL $(cat /proc/$pid/task/*/children 2>/dev/null) $pid 2>/dev/null
+		kill -KILL $(</proc/$pid/task/$pid/children) $pid 2>/dev/null
 		wait $pid
 		return 1
 	fi
@@ -98,11 +139,42 @@ stop_pid() {
 
 read_rusage() {
 	[ -s /tmp/ru ] && read -r cu cs rss status </tmp/ru
-	rm -f /tmp/ru
+	: >/tmp/ru
 }
+
+# the size of FILE, into obytes (one fork; only for tracers that do not
+# report it themselves)
+file_size() { obytes=$(stat -c %s "$1" 2>/dev/null); }
 
 FTRACE_SCHED="sched/sched_switch"
 FTRACE_ALL="sched/sched_switch sched/sched_waking sched/sched_wakeup_new irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit"
+# and the x86 interrupt vectors fxt's irq category hooks (module/fxt_probes.c)
+for v in local_timer reschedule call_function call_function_single irq_work \
+	 x86_platform_ipi spurious_apic error_apic thermal_apic threshold_apic \
+	 deferred_error_apic; do
+	for e in ${v}_entry ${v}_exit; do
+		[ -d $T/events/irq_vectors/$e ] && FTRACE_ALL="$FTRACE_ALL irq_vectors/$e"
+	done
+done
+
+# fxt-collect's summary line, and its per-CPU table (cpu records dropped
+# durable d.dropped wraps bytes flags)
+FXT_SUM='^fxt-collect: [^:]*: ([0-9]+) bytes, ([0-9]+) records \(([0-9]+) events, ([0-9]+) durable\), ([0-9]+) dropped, ([0-9]+) buffers saved'
+FXT_CPU='^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +([0-9]+) +[0-9]+'
+parse_fxt() {
+	local l
+	while IFS= read -r l; do
+		if [[ $l =~ $FXT_SUM ]]; then
+			records=${BASH_REMATCH[2]} events=${BASH_REMATCH[3]}
+			lost=${BASH_REMATCH[5]} saves=${BASH_REMATCH[6]}
+		elif [[ $l =~ $FXT_CPU ]]; then
+			wraps="${wraps:+$wraps }${BASH_REMATCH[1]}"
+		elif [[ $l != *"tracing started"* && $l != *"records dropped"* &&
+			$l != *" cpu "*records* ]]; then
+			echo "  fxt-collect: $l" >>"$log"
+		fi
+	done </tmp/tr.err
+}
 
 start_tracer() {
 	case $1 in
@@ -114,7 +186,7 @@ start_tracer() {
 	fxt-sched|fxt-all)
 		local c=sched,wakeup,irq,softirq
 		[ "$1" = fxt-sched ] && c=sched
-		rm -f /tmp/t.fxt /tmp/tr.err
+		: >/tmp/tr.err
 		$B/rusage /tmp/ru -- $B/fxt-collect -m streaming -c $c \
 			-o /tmp/t.fxt 2>/tmp/tr.err &
 		pid=$!
@@ -128,7 +200,7 @@ start_tracer() {
 		for e in $evs; do echo 1 >$T/events/$e/enable || ok=0; done
 		echo 1 >$T/tracing_on ;;
 	trace-cmd)
-		rm -f /tmp/tc.dat /tmp/tr.err
+		: >/tmp/tr.err
 		$B/rusage /tmp/ru -- stdbuf -oL -eL trace-cmd record -b $FTRACE_KB \
 			-e sched:sched_switch -o /tmp/tc.dat >/tmp/tr.err 2>&1 &
 		pid=$!
@@ -136,13 +208,12 @@ start_tracer() {
 	bpf-sched|bpf-all)
 		local a=
 		[ "$1" = bpf-all ] && a=-a
-		rm -f /tmp/rb.bin /tmp/tr.err
+		: >/tmp/tr.err
 		$B/rusage /tmp/ru -- $B/rbtrace -o /tmp/rb.bin $a 2>/tmp/tr.err &
 		pid=$!
 		wait_for /tmp/tr.err "tracing started" || ok=0 ;;
 	perf-sched)
-		rm -f /tmp/perf.data /tmp/pctl /tmp/pack /tmp/tr.err
-		mkfifo /tmp/pctl /tmp/pack
+		: >/tmp/tr.err
 		exec 8<>/tmp/pctl 9<>/tmp/pack
 		$B/rusage /tmp/ru -- perf sched record --no-buildid -D -1 \
 			--control fifo:/tmp/pctl,/tmp/pack -o /tmp/perf.data \
@@ -156,122 +227,211 @@ start_tracer() {
 }
 
 stop_tracer() {
+	local l k v f
 	case $1 in
 	none) ;;
 	null-sched|null-all)
-		npc=$(cat /sys/module/nullprobe/parameters/count)
-		nps=$(cat /sys/module/nullprobe/parameters/switches)
+		f=/sys/module/nullprobe/parameters
+		read -r npc <$f/count
+		read -r nps <$f/switches
+		read -r npv <$f/vectors
+		read -r npn <$f/names
 		events=$npc
 		switches=$nps
 		rmmod nullprobe ;;
 	fxt-sched|fxt-all)
 		stop_pid || ok=0
 		read_rusage
-		# fxt-collect: FILE: N bytes, N records (N events, N durable), N dropped, ...
-		local s
-		s=$(grep 'fxt-collect: /tmp/t.fxt:' /tmp/tr.err)
-		events=$(echo "$s" | sed -n 's/.*(\([0-9]*\) events.*/\1/p')
-		lost=$(echo "$s" | sed -n 's/.* \([0-9]*\) dropped.*/\1/p')
-		obytes=$(stat -c %s /tmp/t.fxt 2>/dev/null)
-		switches=$($B/fxtcount /tmp/t.fxt | sed -n 's/.*switches=\([0-9]*\).*/\1/p')
-		grep -v "tracing started" /tmp/tr.err | grep -iv "^ *cpu \|^ *[0-9]" |
-			grep -v "fxt-collect: /tmp/t.fxt:" | sed 's/^/  fxt-collect: /' >>"$log"
-		cp /tmp/tr.err /tmp/last-fxt.err
-		rm -f /tmp/t.fxt ;;
+		parse_fxt
+		# bytes=B records=R switches=S ...
+		l=$($B/fxtcount /tmp/t.fxt)
+		[[ $l =~ bytes=([0-9]+) ]] && obytes=${BASH_REMATCH[1]}
+		[[ $l =~ switches=([0-9]+) ]] && switches=${BASH_REMATCH[1]}
+		[[ $l =~ sw_bytes=([0-9]+) ]] && swb=${BASH_REMATCH[1]}
+		[[ $l =~ other_bytes=([0-9]+) ]] && otb=${BASH_REMATCH[1]} ;;
 	ftrace-sched|ftrace-all)
 		echo 0 >$T/tracing_on
 		local evs=$FTRACE_SCHED e
 		[ "$1" = ftrace-all ] && evs=$FTRACE_ALL
 		for e in $evs; do echo 0 >$T/events/$e/enable; done
-		events=$(cat $T/per_cpu/cpu*/stats | awk '/^entries:/ { s += $2 } END { print s + 0 }')
-		lost=$(cat $T/per_cpu/cpu*/stats | awk '/^overrun:/ { s += $2 } END { print s + 0 }')
-		obytes=$(cat $T/per_cpu/cpu*/stats | awk '/^bytes:/ { s += $2 } END { print s + 0 }')
+		events=0 lost=0 obytes=0
+		for f in $T/per_cpu/cpu*/stats; do
+			while read -r k v; do
+				case $k in
+				entries:) events=$((events + v)) ;;
+				overrun:) lost=$((lost + v)) ;;
+				bytes:)   obytes=$((obytes + v)) ;;
+				esac
+			done <"$f"
+		done
 		[ "$1" = ftrace-sched ] && switches=$events
 		echo >$T/trace ;;
 	trace-cmd)
 		stop_pid || ok=0
 		read_rusage
-		obytes=$(stat -c %s /tmp/tc.dat 2>/dev/null)
-		rm -f /tmp/tc.dat ;;
+		file_size /tmp/tc.dat ;;
 	bpf-sched|bpf-all)
 		stop_pid || ok=0
 		read_rusage
-		events=$(sed -n 's/.*events=\([0-9]*\).*/\1/p' /tmp/tr.err)
-		lost=$(sed -n 's/.*lost=\([0-9]*\).*/\1/p' /tmp/tr.err)
-		obytes=$(stat -c %s /tmp/rb.bin 2>/dev/null)
-		[ "$1" = bpf-sched ] && switches=$events
-		rm -f /tmp/rb.bin ;;
+		# rbtrace: events=N lost=L bytes=B
+		while IFS= read -r l; do
+			[[ $l =~ events=([0-9]+)\ lost=([0-9]+)\ bytes=([0-9]+) ]] &&
+				events=${BASH_REMATCH[1]} lost=${BASH_REMATCH[2]} obytes=${BASH_REMATCH[3]}
+		done </tmp/tr.err
+		[ "$1" = bpf-sched ] && switches=$events ;;
 	perf-sched)
 		stop_pid
 		exec 8>&- 9>&-
 		read_rusage
 		# [ perf record: Captured and wrote 0.020 MB /tmp/perf.data (20 samples) ]
-		events=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' /tmp/tr.err)
-		lost=$(sed -n 's/.*lost \([0-9]*\) chunks.*/\1/p' /tmp/tr.err | head -1)
-		obytes=$(stat -c %s /tmp/perf.data 2>/dev/null)
-		rm -f /tmp/perf.data /tmp/pctl /tmp/pack ;;
+		while IFS= read -r l; do
+			[[ $l =~ \(([0-9]+)\ samples\) ]] && events=${BASH_REMATCH[1]}
+			[[ $l =~ lost\ ([0-9]+)\ chunks ]] && [ -z "$lost" ] && lost=${BASH_REMATCH[1]}
+		done </tmp/tr.err
+		file_size /tmp/perf.data ;;
 	esac
 }
+rm -f /tmp/pctl /tmp/pack
+mkfifo /tmp/pctl /tmp/pack
 
-t_start=$(date +%s)
-for rep in $(seq "$reps"); do
-	for w in $workloads; do
-		for t in $(printf '%s\n' $tracers | shuf); do
-			[ $t = perf-sched ] && ! [[ " $perf_workloads " == *" $w "* ]] && continue
-			reset_vals
-			start_tracer "$t"
-			res=$(run_workload "$w")
-			stop_tracer "$t"
-			ns=$(echo "$res" | sed -n 's/.*ns=\([0-9]*\).*/\1/p')
-			ops=$(echo "$res" | sed -n 's/.*ops=\([0-9]*\).*/\1/p')
-			[ -n "$ns" ] || ok=0
-			if [ $ok != 1 ]; then
-				say "rep $rep $w $t failed (tracer exit status ${status:-?}); its stderr and the kernel log tail:"
-				sed 's/^/    /' /tmp/tr.err >>"$log" 2>/dev/null
-				dmesg | tail -5 | sed 's/^/    dmesg: /' >>"$log"
-			fi
-			echo "$w,$t,$rep,$ns,$ops,$ok,$events,$lost,$obytes,$switches,$npc,$nps,$cu,$cs,$rss,$status" >>"$raw"
+# run_one WORKLOAD TRACER REP: one measured run, one line of raw.csv
+run_one() {
+	local w=$1 t=$2 rep=$3 t0 t1 t2 t3 res
+	reset_vals
+	now_ms t0
+	start_tracer "$t"
+	now_ms t1
+	res=$(run_workload "$w")
+	now_ms t2
+	stop_tracer "$t"
+	now_ms t3
+	parse_res "$res"
+	[ -n "$ns" ] || ok=0
+	if [ $ok != 1 ]; then
+		say "rep $rep $w $t failed (tracer exit status ${status:-?}); its stderr and the kernel log tail:"
+		sed 's/^/    /' /tmp/tr.err >>"$log" 2>/dev/null
+		dmesg | tail -5 | sed 's/^/    dmesg: /' >>"$log"
+	fi
+	echo "$w,$t,$rep,$ns,$ops,$ok,$events,$lost,$obytes,$switches,$npc,$nps,$cu,$cs,$rss,$status,$((t1 - t0)),$((t3 - t2)),$npv,$npn,$saves,$swb,$otb" >>"$raw"
+}
+
+# perf_in_rep REP: whether perf-sched runs in repetition REP (perf_reps of
+# the reps, spread evenly: with 10 and 5, reps 2 4 6 8 10)
+perf_in_rep() {
+	[ $(($1 * perf_reps / reps)) -ne $((($1 - 1) * perf_reps / reps)) ]
+}
+
+now_ms t_start
+secs() { local n; now_ms n; echo $(((n - $1 + 500) / 1000)); }
+phase_t=$t_start
+if [[ " $phases " == *" runs "* ]]; then
+	for rep in $(seq "$reps"); do
+		for w in $workloads; do
+			for t in $(printf '%s\n' $tracers | shuf); do
+				if [ $t = perf-sched ]; then
+					[[ " $perf_workloads " == *" $w "* ]] || continue
+					perf_in_rep $rep || continue
+				fi
+				run_one "$w" "$t" "$rep"
+			done
 		done
+		say "rep $rep/$reps done after $(secs $t_start) s"
 	done
-	say "rep $rep/$reps done after $(($(date +%s) - t_start)) s"
-done
+	say "phase runs: $(secs $phase_t) s"
+fi
 
 # Noise-free view: bench/probebench times the probes attached to
-# sched_switch directly, while each tracer records (5 rounds, shuffled).
+# sched_switch directly, while each tracer records (rounds shuffled).
 micro=$out/micro.csv
 echo "tracer,round,median_ns,min_ns,probes,ok" >"$micro"
-for round in $(seq "${BENCH_MICRO_ROUNDS:-5}"); do
-	for t in $(printf '%s\n' none null-sched fxt-sched ftrace-sched trace-cmd bpf-sched perf-sched | shuf); do
-		reset_vals
-		start_tracer "$t"
-		r="- - -"
-		if insmod /tmp/bench/mod/probebench.ko; then
-			r=$(cat /sys/module/probebench/parameters/result)
-			rmmod probebench
-		else
-			ok=0
-		fi
-		stop_tracer "$t"
-		echo "$t,$round,${r// /,},$ok" >>"$micro"
+now_ms phase_t
+if [[ " $phases " == *" micro "* ]]; then
+	for round in $(seq "$micro_rounds"); do
+		for t in $(printf '%s\n' none null-sched fxt-sched ftrace-sched trace-cmd bpf-sched perf-sched | shuf); do
+			reset_vals
+			start_tracer "$t"
+			r="- - -"
+			if insmod /tmp/bench/mod/probebench.ko; then
+				read -r r </sys/module/probebench/parameters/result
+				rmmod probebench
+			else
+				ok=0
+			fi
+			stop_tracer "$t"
+			echo "$t,$round,${r// /,},$ok" >>"$micro"
+		done
+		# the pieces of fxt's write path, alone (no tracer)
+		for part in 1:inc 2:clock 3:cmpxchg 4:record; do
+			ok=1 r="- - -"
+			if insmod /tmp/bench/mod/probebench.ko part=${part%%:*}; then
+				read -r r </sys/module/probebench/parameters/result
+				rmmod probebench
+			else
+				ok=0
+			fi
+			echo "part-${part#*:},$round,${r// /,},$ok" >>"$micro"
+		done
+		say "micro round $round done after $(secs $t_start) s"
 	done
-	say "micro round $round done after $(($(date +%s) - t_start)) s"
-done
+	say "phase micro: $(secs $phase_t) s"
+fi
 
-# The highest switch rate we can reach: cross-CPU ping-pong and messaging
-# under fxt with every category, default buffer, streaming (loss check).
-for w in pingpong-x messaging-big; do
-	reset_vals
-	start_tracer fxt-all
-	case $w in
-	pingpong-x)	res=$($B/pingpong $((pp_n * 4)) x) ;;
-	messaging-big)	res=$(perf bench sched messaging -g 4 -l 20 2>&1 |
-			      awk '/Total time/ { printf "ns=%d ops=1\n", $3 * 1e9 }') ;;
+# Keep-up: does streaming keep up, at the default buffer size and with every
+# category, with the highest switch rate this guest reaches? First find the
+# fastest switching load (each candidate briefly, untraced), then run it
+# under fxt-collect -m streaming long enough that every CPU's rolling
+# buffers fill and are saved several times (8 MiB per CPU: 1 MiB durable,
+# two rolling buffers of about 3.5 MiB each).
+ctxt() {
+	local k v
+	while read -r k v; do
+		[ "$k" = ctxt ] && { echo "$v"; return; }
+	done </proc/stat
+}
+# keepup_load NAME N: N round trips of a ping-pong variant
+keepup_load() {
+	local a b
+	case $1 in
+	pp-cross)	$B/pingpong "$2" x ;;	# threads on CPUs 0 and 1
+	pp-pinned)	# one pair pinned on each CPU
+			$B/pingpong "$2" 0 & a=$!
+			$B/pingpong "$2" 1 & b=$!
+			wait $a $b ;;
+	pp-free)	# two pairs, left to the scheduler
+			$B/pingpong "$2" -1 & a=$!
+			$B/pingpong "$2" -1 & b=$!
+			wait $a $b ;;
 	esac
+}
+kcsv=$out/keepup.csv
+echo "phase,load,round_trips,wall_ms,ctxt,records,events,dropped,saves,wraps,out_bytes,switches" >"$kcsv"
+now_ms phase_t
+if [[ " $phases " == *" keepup "* ]]; then
+	best= best_rate=0
+	for l in pp-cross pp-pinned pp-free; do
+		c0=$(ctxt); now_ms t0
+		keepup_load $l 20000 >/dev/null
+		now_ms t1; c1=$(ctxt)
+		rate=$(((c1 - c0) * 1000 / (t1 - t0 > 0 ? t1 - t0 : 1)))
+		echo "calibrate,$l,20000,$((t1 - t0)),$((c1 - c0)),,,,,,," >>"$kcsv"
+		say "keep-up: $l switches $rate/s untraced"
+		[ $rate -gt $best_rate ] && best=$l best_rate=$rate
+	done
+	reset_vals
+	: >/tmp/tr.err
+	# fxt-collect's defaults: -b 8M, every category
+	$B/rusage /tmp/ru -- $B/fxt-collect -m streaming -o /tmp/t.fxt 2>/tmp/tr.err &
+	pid=$!
+	wait_for /tmp/tr.err "tracing started" || ok=0
+	c0=$(ctxt); now_ms t0
+	keepup_load $best "$keepup_n" >/dev/null
+	now_ms t1; c1=$(ctxt)
 	stop_tracer fxt-all
-	ns=$(echo "$res" | sed -n 's/.*ns=\([0-9]*\).*/\1/p')
-	ops=$(echo "$res" | sed -n 's/.*ops=\([0-9]*\).*/\1/p')
-	echo "$w,fxt-all,1,$ns,$ops,$ok,$events,$lost,$obytes,$switches,$npc,$nps,$cu,$cs,$rss,$status" >>"$raw"
-	say "stress $w: $(grep 'fxt-collect: /tmp' /tmp/last-fxt.err)"
-done
+	echo "keepup,$best,$keepup_n,$((t1 - t0)),$((c1 - c0)),$records,$events,$lost,$saves,$wraps,$obytes,$switches" >>"$kcsv"
+	say "keep-up: $best, $keepup_n round trips in $((t1 - t0)) ms, $((c1 - c0)) switches: $records records, $lost dropped, $saves buffers saved, per-CPU wraps $wraps"
+	[ $ok = 1 ] || { say "keep-up run failed:"; sed 's/^/    /' /tmp/tr.err >>"$log"; }
+	rm -f /tmp/t.fxt
+	say "phase keepup: $(secs $phase_t) s"
+fi
 rmmod fxt
-say "guest part done after $(($(date +%s) - t_start)) s"
+say "guest part done after $(secs $t_start) s"

@@ -4,6 +4,9 @@
  * programs write 32-byte records into one BPF ring buffer. Consumers are
  * woken only when 256 KiB are pending (else user space polls every 20 ms),
  * as a tuned BPF tracer would do: a wakeup per record costs an irq_work each.
+ * The set of tracepoints is fxt's (module/fxt_probes.c) minus the name ones
+ * (fork, exec, rename): sched_switch; with -a also wakeups, irq_handler,
+ * softirq and the x86 irq_vectors entry/exit tracepoints.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -57,6 +60,29 @@ static __always_inline void submit(struct rb_event *e)
 
 	bpf_ringbuf_submit(e, flags);
 	count(0);
+}
+
+/*
+ * Interrupt vector events never wake the consumer: a wakeup is an irq_work,
+ * whose vector would write an event that wakes again, a loop that filled
+ * the ring with millions of irq_work events while the consumer was behind.
+ */
+static __always_inline void submit_quiet(struct rb_event *e)
+{
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	count(0);
+}
+
+static __always_inline int vector_event(u16 type, u32 vector, u32 index)
+{
+	struct rb_event *e = reserve(type);
+
+	if (!e)
+		return 0;
+	e->a = vector;
+	e->b = index;
+	submit_quiet(e);
+	return 0;
 }
 
 SEC("tp_btf/sched_switch")
@@ -136,3 +162,28 @@ int BPF_PROG(rb_softirq_exit, unsigned int vec)
 {
 	return num_event(RB_SOFTIRQ_EXIT, vec, 0);
 }
+
+/* x86 irq_vectors: the interrupts that bypass irq_handler_entry */
+#define RB_VECTOR(v, i)							\
+SEC("tp_btf/" #v "_entry")						\
+int BPF_PROG(rb_##v##_entry, int vector)				\
+{									\
+	return vector_event(RB_VECTOR_ENTRY, vector, i);			\
+}									\
+SEC("tp_btf/" #v "_exit")						\
+int BPF_PROG(rb_##v##_exit, int vector)					\
+{									\
+	return vector_event(RB_VECTOR_EXIT, vector, i);			\
+}
+
+RB_VECTOR(local_timer, 0)
+RB_VECTOR(reschedule, 1)
+RB_VECTOR(call_function, 2)
+RB_VECTOR(call_function_single, 3)
+RB_VECTOR(irq_work, 4)
+RB_VECTOR(x86_platform_ipi, 5)
+RB_VECTOR(spurious_apic, 6)
+RB_VECTOR(error_apic, 7)
+RB_VECTOR(thermal_apic, 8)
+RB_VECTOR(threshold_apic, 9)
+RB_VECTOR(deferred_error_apic, 10)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rbtrace -o FILE [-a]: attach rbtrace.bpf.c (sched_switch; with -a also
- * wakeups, IRQs and softirqs), drain the ring buffer into FILE until
+ * wakeups, IRQs, softirqs and x86 interrupt vectors), drain the ring buffer into FILE until
  * SIGINT/SIGTERM. Prints "rbtrace: tracing started" on stderr once attached,
  * and at the end "rbtrace: events=N lost=L bytes=B".
  */
@@ -78,12 +78,11 @@ int main(int argc, char **argv)
 	if (!skel)
 		return 1;
 	if (!all) {
-		bpf_program__set_autoload(skel->progs.rb_waking, false);
-		bpf_program__set_autoload(skel->progs.rb_wakeup_new, false);
-		bpf_program__set_autoload(skel->progs.rb_irq_entry, false);
-		bpf_program__set_autoload(skel->progs.rb_irq_exit, false);
-		bpf_program__set_autoload(skel->progs.rb_softirq_entry, false);
-		bpf_program__set_autoload(skel->progs.rb_softirq_exit, false);
+		struct bpf_program *p;
+
+		bpf_object__for_each_program(p, skel->obj)
+			if (p != skel->progs.rb_switch)
+				bpf_program__set_autoload(p, false);
 	}
 	err = rbtrace_bpf__load(skel);
 	if (!err)

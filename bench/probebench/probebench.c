@@ -12,6 +12,15 @@
  * Taking the median of short interrupt-free batches removes most of the
  * noise of a TCG guest on a busy host that whole-workload timings suffer.
  * Load it while the tracer under test is recording; unload right after.
+ *
+ * part=N times, instead of the probes, the building blocks of fxt's write
+ * path (module/fxt_buffer.c), to explain its cost against the empty probe
+ * (part=0, the default, is the probes): 1 an empty probe's this_cpu_inc(),
+ * 2 the clock fxt reads (ktime_get_boot_fast_ns()), 3 one local_cmpxchg()
+ * on a per-CPU word, 4 a whole 16-byte record the way fxt writes one
+ * (read the reserve word, read the clock, local_cmpxchg() it forward,
+ * store two words, smp_wmb(), local_add() the commit count, local_inc()
+ * the record count), without the thread lookups.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -20,10 +29,15 @@
 #include <linux/sort.h>
 #include <linux/slab.h>
 #include <linux/ktime.h>
+#include <linux/percpu.h>
+#include <asm/local.h>
 
 static unsigned int calls = 200, batches = 100;
 module_param(calls, uint, 0444);
 module_param(batches, uint, 0444);
+
+static unsigned int part;
+module_param(part, uint, 0444);
 
 static char result[64];
 module_param_string(result, result, sizeof(result), 0444);
@@ -46,6 +60,50 @@ static int pb_cmp(const void *a, const void *b)
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+static DEFINE_PER_CPU(unsigned long, pb_counter);
+
+struct pb_buf {
+	local_t reserve, committed, written;
+	u64 data[512];
+};
+
+static DEFINE_PER_CPU(struct pb_buf, pb_buf);
+
+/* One of the building blocks; interrupts are off */
+static noinline void pb_part(unsigned int what)
+{
+	struct pb_buf *pb = this_cpu_ptr(&pb_buf);
+	long old, off;
+	u64 ts, *p;
+
+	switch (what) {
+	case 1:
+		this_cpu_inc(pb_counter);
+		break;
+	case 2:
+		ts = ktime_get_boot_fast_ns();
+		barrier_data(&ts);
+		break;
+	case 3:
+		old = local_read(&pb->reserve);
+		local_cmpxchg(&pb->reserve, old, old + 16);
+		break;
+	case 4:
+		old = local_read(&pb->reserve);
+		off = old & (sizeof(pb->data) - 1);
+		ts = ktime_get_boot_fast_ns();
+		if (local_cmpxchg(&pb->reserve, old, old + 16) != old)
+			break;
+		p = &pb->data[off / 8];
+		p[0] = old;
+		p[1] = ts;
+		smp_wmb();	/* the record before the commit count, as fxt */
+		local_add(16, &pb->committed);
+		local_inc(&pb->written);
+		break;
+	}
 }
 
 static int __init pb_init(void)
@@ -71,6 +129,10 @@ static int __init pb_init(void)
 		for (i = 0; i < calls; i++) {
 			struct tracepoint_func *p = f;
 
+			if (part) {
+				pb_part(part);
+				continue;
+			}
 			if (p)
 				for (; p->func; p++)
 					((switch_probe_t)p->func)(p->data, false,
