@@ -6,7 +6,7 @@
  * tracepoints fxt.ko hooks, found by name like fxt does: what any
  * tracepoint-based tracer pays before it writes a single byte. Load with
  * all=0 for fxt's "-c sched" set: sched_switch, plus the name tracepoints
- * fxt always hooks (sched_process_fork, sched_process_exec, task_rename);
+ * fxt always hooks (sched_process_fork, task_rename: exec renames the task);
  * all=1 (default) for every category: also sched_waking, sched_wakeup_new,
  * irq_handler_entry/exit, softirq_entry/exit and the x86 irq_vectors
  * entry/exit tracepoints (local_timer, reschedule, call_function, ...: the
@@ -16,7 +16,7 @@
  * switches (sched_switch), count (every event tracepoint of the scope:
  * sched_switch, wakeups, irq, softirq, vectors; not the name tracepoints),
  * vectors (irq_vectors entry and exit only, part of count) and names (fork,
- * exec, rename).
+ * rename).
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -71,12 +71,6 @@ static void np_fork(void *data, struct task_struct *parent,
 	this_cpu_inc(np_names);
 }
 
-static void np_exec(void *data, struct task_struct *p, pid_t old_pid,
-		    struct linux_binprm *bprm)
-{
-	this_cpu_inc(np_names);
-}
-
 static void np_rename(void *data, struct task_struct *task, const char *comm)
 {
 	this_cpu_inc(np_names);
@@ -94,7 +88,6 @@ struct np_hook {
 /* The same list as fxt's module/fxt_probes.c. */
 static struct np_hook np_hooks[] = {
 	{ "sched_process_fork", np_fork, true },
-	{ "sched_process_exec", np_exec, true },
 	{ "task_rename", np_rename, true },
 	{ "sched_switch", np_switch, true },
 	{ "sched_waking", np_task, false },
