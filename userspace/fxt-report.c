@@ -147,8 +147,7 @@ struct report {
 	size_t nhandlers, hcap;
 	uint32_t *hslot;	/* hash of handlers: index + 1, 0 empty */
 	size_t hslots;
-	uint64_t first_ns, last_ns;
-	bool any_ts;
+	uint64_t first_ns, last_ns;	/* UINT64_MAX and 0 until a timestamp */
 
 	/* analysis side */
 	_Alignas(64) struct tstat *threads;	/* hot state, 64-byte aligned */
@@ -398,6 +397,15 @@ static void cpu_account(struct cstat *c, uint64_t ts)
 	c->since = ts;
 }
 
+/* The state a thread switched out in (FXT_THREAD_*) leaves it in. */
+static const uint8_t out_states[16] = {
+	T_PREEMPTED, T_PREEMPTED,		/* new (preempted), running */
+	T_SLEEPING, T_SLEEPING, T_SLEEPING,	/* suspended, blocked, dying */
+	T_DEAD,
+	T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING,	/* undefined */
+	T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING,
+};
+
 static void on_switch(struct report *rp, const struct ev *e)
 {
 	struct cstat *c = cpu_get(rp, e->cpu);
@@ -415,58 +423,49 @@ static void on_switch(struct report *rp, const struct ev *e)
 		c->cur_valid = e->flags & EVF_IN;
 		c->cur_tid = e->in_tid;
 	}
+	/*
+	 * The outgoing state and the time a thread was running or waiting
+	 * vary from switch to switch: no branches on them (a mispredicted
+	 * branch costs more than the arithmetic).
+	 */
 	if (e->out_idx != NO_THREAD) {
+		uint8_t state = out_states[e->out_state & 15];
+		uint64_t ran;
+
 		t = &rp->threads[e->out_idx];
-		{
-			if (e->flags & EVF_PIDS)
-				t->pid = e->out_pid;
-			if (t->state == T_RUNNING && ts >= t->since)
-				t->run_ns += ts - t->since;
-			switch (e->out_state) {
-			case FXT_THREAD_NEW:
-			case FXT_THREAD_RUNNING:
-				t->state = T_PREEMPTED;
-				t->preempts++;
-				break;
-			case FXT_THREAD_DEAD:
-				t->state = T_DEAD;
-				break;
-			default:
-				t->state = T_SLEEPING;
-				break;
-			}
-			t->since = ts;
-			t->has_wake = false;
-		}
+		if (e->flags & EVF_PIDS)
+			t->pid = e->out_pid;
+		ran = t->state == T_RUNNING && ts >= t->since ? ts - t->since : 0;
+		t->run_ns += ran;
+		t->preempts += state == T_PREEMPTED;
+		t->state = state;
+		t->since = ts;
+		t->has_wake = false;
 	}
 	if (e->in_idx != NO_THREAD) {
+		uint64_t waited;
+
 		t = &rp->threads[e->in_idx];
-		{
-			if (e->flags & EVF_PIDS)
-				t->pid = e->in_pid;
-			if (t->state == T_PREEMPTED && ts >= t->since) {
-				uint64_t d = ts - t->since;
+		if (e->flags & EVF_PIDS)
+			t->pid = e->in_pid;
+		waited = t->state == T_PREEMPTED && ts >= t->since ? ts - t->since : 0;
+		t->wait_ns += waited;
+		t->wait_max = waited > t->wait_max ? waited : t->wait_max;
+		if (t->has_wake && ts >= t->wake_ts) {
+			struct hist **d = &rp->delays[t - rp->threads];
 
-				t->wait_ns += d;
-				if (d > t->wait_max)
-					t->wait_max = d;
-			}
-			if (t->has_wake && ts >= t->wake_ts) {
-				struct hist **d = &rp->delays[t - rp->threads];
-
-				if (!*d) {
-					*d = malloc(sizeof(**d));
-					if (*d)
-						hist_init(*d);
-				}
+			if (!*d) {
+				*d = malloc(sizeof(**d));
 				if (*d)
-					delay_sample(rp, *d, ts - t->wake_ts);
+					hist_init(*d);
 			}
-			t->has_wake = false;
-			t->state = T_RUNNING;
-			t->since = ts;
-			t->switches++;
+			if (*d)
+				delay_sample(rp, *d, ts - t->wake_ts);
 		}
+		t->has_wake = false;
+		t->state = T_RUNNING;
+		t->since = ts;
+		t->switches++;
 	}
 }
 
@@ -552,7 +551,7 @@ static void on_irq(struct report *rp, const struct ev *e)
 	}
 }
 
-static void apply(struct report *rp, const struct ev *e)
+static inline void apply(struct report *rp, const struct ev *e)
 {
 	switch (e->kind) {
 	case EV_SWITCH:
@@ -582,6 +581,20 @@ static void apply(struct report *rp, const struct ev *e)
  * index and prefetch its line (the lookups are independent, so their cache
  * misses overlap), then apply the events in order.
  */
+/* Find (or create) the state of the event's threads: e->out_idx, e->in_idx. */
+static inline void resolve(struct report *rp, struct ev *e)
+{
+	e->out_idx = e->in_idx = NO_THREAD;
+	if (e->kind == EV_SWITCH) {
+		if ((e->flags & EVF_OUT) && e->out_tid)
+			e->out_idx = thread_index(rp, e->out_tid);
+		if ((e->flags & EVF_IN) && e->in_tid)
+			e->in_idx = thread_index(rp, e->in_tid);
+	} else if (e->kind == EV_WAKEUP && e->out_tid) {
+		e->out_idx = thread_index(rp, e->out_tid);
+	}
+}
+
 static void apply_block(struct report *rp, struct ev *blk, unsigned int n)
 {
 	unsigned int i;
@@ -589,17 +602,7 @@ static void apply_block(struct report *rp, struct ev *blk, unsigned int n)
 	for (i = 0; i < n; i++) {
 		struct ev *e = &blk[i];
 
-		e->out_idx = e->in_idx = NO_THREAD;
-		if (e->kind == EV_SWITCH) {
-			if ((e->flags & EVF_OUT) && e->out_tid)
-				e->out_idx = thread_index(rp, e->out_tid);
-			if ((e->flags & EVF_IN) && e->in_tid)
-				e->in_idx = thread_index(rp, e->in_tid);
-		} else if (e->kind == EV_WAKEUP && e->out_tid) {
-			e->out_idx = thread_index(rp, e->out_tid);
-		} else {
-			continue;
-		}
+		resolve(rp, e);
 		if (e->out_idx != NO_THREAD)
 			__builtin_prefetch(&rp->threads[e->out_idx], 1);
 		if (e->in_idx != NO_THREAD)
@@ -610,13 +613,10 @@ static void apply_block(struct report *rp, struct ev *blk, unsigned int n)
 }
 
 /* The time span covers every timestamped record (reading side). */
-static void saw_ts(struct report *rp, uint64_t ts)
+static inline void saw_ts(struct report *rp, uint64_t ts)
 {
-	if (!rp->any_ts || ts < rp->first_ns)
-		rp->first_ns = ts;
-	if (!rp->any_ts || ts > rp->last_ns)
-		rp->last_ns = ts;
-	rp->any_ts = true;
+	rp->first_ns = ts < rp->first_ns ? ts : rp->first_ns;
+	rp->last_ns = ts > rp->last_ns ? ts : rp->last_ns;
 }
 
 /* The reading side: the event a record stands for, if any. */
@@ -710,6 +710,7 @@ struct evmerge {
 	size_t n;
 	struct evqueue *q;
 	uint64_t *keys;		/* ts of each queue's head, UINT64_MAX when empty */
+				/* (at least SCAN_QUEUES, the extra ones UINT64_MAX) */
 	unsigned int *heap;	/* more than SCAN_QUEUES: queues with events */
 	size_t nheap;
 	unsigned int top;	/* queue of the event handed out last */
@@ -770,10 +771,12 @@ static int evmerge_init(struct evmerge *em, struct report *rp)
 	em->rp = rp;
 	em->n = fxt_merge_cursors(rp->m);
 	em->q = malloc(em->n * sizeof(*em->q));
-	em->keys = malloc(em->n * sizeof(*em->keys));
+	em->keys = malloc((em->n > SCAN_QUEUES ? em->n : SCAN_QUEUES) * sizeof(*em->keys));
 	em->heap = malloc(em->n * sizeof(*em->heap));
 	if (!em->q || !em->keys || !em->heap)
 		return -1;
+	for (i = em->n; i < SCAN_QUEUES; i++)
+		em->keys[i] = UINT64_MAX;
 	for (i = 0; i < em->n; i++) {
 		em->q[i].done = false;
 		if (refill(em, (unsigned int)i))
@@ -790,6 +793,18 @@ static void evmerge_free(struct evmerge *em)
 	free(em->q);
 	free(em->keys);
 	free(em->heap);
+}
+
+/*
+ * The earliest of keys[base..base+3], the lowest index on a tie: a
+ * tournament without branches (which queue is next is anybody's guess).
+ */
+static inline unsigned int min4(const uint64_t *keys, unsigned int base)
+{
+	unsigned int a = keys[base + 1] < keys[base] ? base + 1 : base;
+	unsigned int b = keys[base + 3] < keys[base + 2] ? base + 3 : base + 2;
+
+	return keys[b] < keys[a] ? b : a;
 }
 
 /* The next event in time order, NULL at the end. */
@@ -815,13 +830,13 @@ static const struct ev *next_event(struct evmerge *em)
 			return NULL;
 		best = em->heap[0];
 	} else {
-		k = em->keys[0];
-		for (i = 1; i < em->n; i++) {
-			bool lt = em->keys[i] < k;
+		best = min4(em->keys, 0);
+		if (em->n > 4) {
+			unsigned int hi = min4(em->keys, 4);
 
-			best = lt ? i : best;
-			k = lt ? em->keys[i] : k;
+			best = em->keys[hi] < em->keys[best] ? hi : best;
 		}
+		k = em->keys[best];
 		if (k == UINT64_MAX) {	/* every queue empty, or an event at UINT64_MAX */
 			for (i = 0; i < em->n && em->q[i].head >= em->q[i].len; i++)
 				;
@@ -900,6 +915,8 @@ static void finish(struct report *rp)
 	uint64_t end = rp->last_ns;
 	size_t i;
 
+	if (rp->first_ns > rp->last_ns)	/* no timestamp at all */
+		rp->first_ns = 0;
 	delay_drain(rp);
 	for (i = 0; i < rp->ncpus; i++) {
 		struct cstat *c = &rp->cpus[i];
@@ -1104,7 +1121,7 @@ static void print_report(struct report *rp, struct outbuf *o, const char *path,
 {
 	struct tstat **ts = malloc((rp->nthreads ? rp->nthreads : 1) * sizeof(*ts));
 	size_t n = 0, i, rows;
-	uint64_t span = rp->any_ts ? rp->last_ns - rp->first_ns : 0;
+	uint64_t span = rp->last_ns - rp->first_ns;
 	char buf[64];
 
 	for (i = 0; i < rp->nthreads; i++)
@@ -1361,6 +1378,7 @@ int main(int argc, char **argv)
 		top = 0;
 
 	memset(&rp, 0, sizeof(rp));
+	rp.first_ns = UINT64_MAX;
 	rp.m = fxt_merge_open(argv[optind]);
 	if (!rp.m) {
 		fprintf(stderr, "%s: %s: %s\n", prog, argv[optind], strerror(errno));
@@ -1396,7 +1414,8 @@ int main(int argc, char **argv)
 	while ((e = next_event(&em))) {
 		if (one_thread) {
 			/* no copy: resolve and apply in place */
-			apply_block(&rp, (struct ev *)e, 1);
+			resolve(&rp, (struct ev *)e);
+			apply(&rp, e);
 			if (!(++nev & (BLOCK_EVENTS - 1)))
 				progress_update(&pg, fxt_merge_bytes(rp.m));
 			continue;
