@@ -474,7 +474,7 @@ static inline const char *take_stream(struct cur *c, size_t len, const char *wha
 
 static const char empty_string[1] = "";
 
-static inline struct fxt_str get_str(struct cur *c, uint16_t ref, const char *what)
+static struct fxt_str get_str_slow(struct cur *c, uint16_t ref, const char *what)
 {
 	struct fxt_str s = { ref, 0, empty_string };
 
@@ -500,6 +500,21 @@ static inline struct fxt_str get_str(struct cur *c, uint16_t ref, const char *wh
 		}
 		return s;
 	}
+}
+
+/* A string ref: most are indices of defined strings, looked up inline. */
+static inline struct fxt_str get_str(struct cur *c, uint16_t ref, const char *what)
+{
+	if (likely(ref && !(ref & FXT_STRING_REF_INLINE))) {
+		const struct str_slot *slot = str_slot(c->r->cur, ref);
+
+		if (likely(slot && slot->defined)) {
+			struct fxt_str s = { ref, slot->len, slot->data ? slot->data : empty_string };
+
+			return s;
+		}
+	}
+	return get_str_slow(c, ref, what);
 }
 
 static inline struct fxt_thread get_thread(struct cur *c, uint8_t ref)
