@@ -397,6 +397,20 @@ static void cpu_account(struct cstat *c, uint64_t ts)
 	c->since = ts;
 }
 
+/*
+ * cond ? a : b and cond ? v : 0, computed: for conditions that are true or
+ * false at random, where GCC may still turn ?: into a branch.
+ */
+static inline unsigned int select_if(bool cond, unsigned int a, unsigned int b)
+{
+	return b ^ ((a ^ b) & -(unsigned int)cond);
+}
+
+static inline uint64_t only_if(bool cond, uint64_t v)
+{
+	return v & -(uint64_t)cond;
+}
+
 /* The state a thread switched out in (FXT_THREAD_*) leaves it in. */
 static const uint8_t out_states[16] = {
 	T_PREEMPTED, T_PREEMPTED,		/* new (preempted), running */
@@ -435,7 +449,7 @@ static void on_switch(struct report *rp, const struct ev *e)
 		t = &rp->threads[e->out_idx];
 		if (e->flags & EVF_PIDS)
 			t->pid = e->out_pid;
-		ran = t->state == T_RUNNING && ts >= t->since ? ts - t->since : 0;
+		ran = only_if(t->state == T_RUNNING && ts >= t->since, ts - t->since);
 		t->run_ns += ran;
 		t->preempts += state == T_PREEMPTED;
 		t->state = state;
@@ -448,7 +462,7 @@ static void on_switch(struct report *rp, const struct ev *e)
 		t = &rp->threads[e->in_idx];
 		if (e->flags & EVF_PIDS)
 			t->pid = e->in_pid;
-		waited = t->state == T_PREEMPTED && ts >= t->since ? ts - t->since : 0;
+		waited = only_if(t->state == T_PREEMPTED && ts >= t->since, ts - t->since);
 		t->wait_ns += waited;
 		t->wait_max = waited > t->wait_max ? waited : t->wait_max;
 		if (t->has_wake && ts >= t->wake_ts) {
@@ -619,6 +633,15 @@ static inline void saw_ts(struct report *rp, uint64_t ts)
 	rp->last_ns = ts > rp->last_ns ? ts : rp->last_ns;
 }
 
+#define QUEUE_EVENTS	256
+
+/* Events decoded ahead from one provider's cursor (see "Time order"). */
+struct evqueue {
+	unsigned int head, len;
+	bool done;		/* the cursor has no more records */
+	struct ev ev[QUEUE_EVENTS];
+};
+
 /* The reading side: the event a record stands for, if any. */
 static bool make_event(struct report *rp, const struct fxt_record *rec, struct ev *e)
 {
@@ -696,14 +719,7 @@ static bool make_event(struct report *rp, const struct fxt_record *rec, struct e
 /* Only events need ordering: names and strings are resolved as each    */
 /* cursor decodes, and the report reads kernel object names at the end. */
 
-#define QUEUE_EVENTS	256
 #define SCAN_QUEUES	8	/* more: a heap */
-
-struct evqueue {
-	unsigned int head, len;
-	bool done;		/* the cursor has no more records */
-	struct ev ev[QUEUE_EVENTS];
-};
 
 struct evmerge {
 	struct report *rp;
@@ -714,6 +730,7 @@ struct evmerge {
 	unsigned int *heap;	/* more than SCAN_QUEUES: queues with events */
 	size_t nheap;
 	unsigned int top;	/* queue of the event handed out last */
+	bool resolve;		/* one thread: resolve thread states when queued */
 };
 
 /* Decode cursor i's next records into its queue; false when none are left. */
@@ -732,9 +749,18 @@ static bool refill(struct evmerge *em, unsigned int i)
 		}
 		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
 			continue;
-		if (make_event(em->rp, rec, &q->ev[q->len]))
-			q->len++;
+		if (!make_event(em->rp, rec, &q->ev[q->len]))
+			continue;
+		/*
+		 * Which index a thread's state gets does not matter to the
+		 * report: on one thread, look states up here, next to the
+		 * decoding, rather than in time order.
+		 */
+		if (em->resolve)
+			resolve(em->rp, &q->ev[q->len]);
+		q->len++;
 	}
+	progress_update(&pg, fxt_merge_bytes(em->rp->m));
 	em->keys[i] = q->len ? q->ev[0].ts : UINT64_MAX;
 	return q->len != 0;
 }
@@ -763,12 +789,13 @@ static void qsift(struct evmerge *em, size_t i)
 	}
 }
 
-static int evmerge_init(struct evmerge *em, struct report *rp)
+static int evmerge_init(struct evmerge *em, struct report *rp, bool resolve)
 {
 	size_t i;
 
 	memset(em, 0, sizeof(*em));
 	em->rp = rp;
+	em->resolve = resolve;
 	em->n = fxt_merge_cursors(rp->m);
 	em->q = malloc(em->n * sizeof(*em->q));
 	em->keys = malloc((em->n > SCAN_QUEUES ? em->n : SCAN_QUEUES) * sizeof(*em->keys));
@@ -801,10 +828,10 @@ static void evmerge_free(struct evmerge *em)
  */
 static inline unsigned int min4(const uint64_t *keys, unsigned int base)
 {
-	unsigned int a = keys[base + 1] < keys[base] ? base + 1 : base;
-	unsigned int b = keys[base + 3] < keys[base + 2] ? base + 3 : base + 2;
+	unsigned int a = base + (keys[base + 1] < keys[base]);
+	unsigned int b = base + 2 + (keys[base + 3] < keys[base + 2]);
 
-	return keys[b] < keys[a] ? b : a;
+	return select_if(keys[b] < keys[a], b, a);
 }
 
 /* The next event in time order, NULL at the end. */
@@ -834,7 +861,7 @@ static const struct ev *next_event(struct evmerge *em)
 		if (em->n > 4) {
 			unsigned int hi = min4(em->keys, 4);
 
-			best = em->keys[hi] < em->keys[best] ? hi : best;
+			best = select_if(em->keys[hi] < em->keys[best], hi, best);
 		}
 		k = em->keys[best];
 		if (k == UINT64_MAX) {	/* every queue empty, or an event at UINT64_MAX */
@@ -1407,29 +1434,20 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	block = pipe.blocks[0];
-	if (evmerge_init(&em, &rp)) {
+	if (evmerge_init(&em, &rp, one_thread)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
 	while ((e = next_event(&em))) {
 		if (one_thread) {
-			/* no copy: resolve and apply in place */
-			resolve(&rp, (struct ev *)e);
-			apply(&rp, e);
-			if (!(++nev & (BLOCK_EVENTS - 1)))
-				progress_update(&pg, fxt_merge_bytes(rp.m));
+			apply(&rp, e);	/* in place, thread states already resolved */
 			continue;
 		}
 		block[nev] = *e;
 		if (++nev == BLOCK_EVENTS) {
-			if (one_thread) {
-				apply_block(&rp, block, nev);
-			} else {
-				tail = submit(&pipe, tail, nev);
-				block = pipe.blocks[tail];
-			}
+			tail = submit(&pipe, tail, nev);
+			block = pipe.blocks[tail];
 			nev = 0;
-			progress_update(&pg, fxt_merge_bytes(rp.m));
 		}
 	}
 	if (!one_thread) {
