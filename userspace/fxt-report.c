@@ -634,16 +634,57 @@ static inline void saw_ts(struct report *rp, uint64_t ts)
 }
 
 #define QUEUE_EVENTS	256
+#define HANDLER_CACHE	64
 
 /* Events decoded ahead from one provider's cursor (see "Time order"). */
 struct evqueue {
 	unsigned int head, len;
 	bool done;		/* the cursor has no more records */
+	/*
+	 * Handler ids of interrupt names that are string indices of this
+	 * cursor, by index % HANDLER_CACHE: key is index << 1 | soft, 0 for
+	 * none. An index means the same name until a string record
+	 * redefines it or a provider record changes the string table.
+	 */
+	struct {
+		uint16_t key;
+		uint32_t id;
+	} handler[HANDLER_CACHE];
 	struct ev ev[QUEUE_EVENTS];
 };
 
-/* The reading side: the event a record stands for, if any. */
-static bool make_event(struct report *rp, const struct fxt_record *rec, struct ev *e)
+/* The handler of an interrupt name read from q's cursor: UINT32_MAX if none. */
+static uint32_t handler_of(struct report *rp, struct evqueue *q, bool soft,
+			   struct fxt_str name)
+{
+	uint16_t key = (uint16_t)(name.ref << 1 | soft);
+	unsigned int slot = name.ref % HANDLER_CACHE;
+	int h;
+
+	if (name.ref && !(name.ref & FXT_STRING_REF_INLINE) && q->handler[slot].key == key)
+		return q->handler[slot].id;
+	h = handler_get(rp, soft, name);
+	if (h < 0)
+		return UINT32_MAX;
+	if (name.ref && !(name.ref & FXT_STRING_REF_INLINE)) {
+		q->handler[slot].key = key;
+		q->handler[slot].id = (uint32_t)h;
+	}
+	return (uint32_t)h;
+}
+
+/* What a record read from q's cursor changes in its handler cache. */
+static void handler_forget(struct evqueue *q, const struct fxt_record *rec)
+{
+	if (rec->type == FXT_REC_STRING && rec->words)
+		q->handler[FXT_G(rec->words[0], 16, 30) % HANDLER_CACHE].key = 0;
+	else if (rec->type == FXT_REC_STRING || rec->type == FXT_REC_METADATA)
+		memset(q->handler, 0, sizeof(q->handler));
+}
+
+/* The reading side: the event a record of q's cursor stands for, if any. */
+static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_record *rec,
+		       struct ev *e)
 {
 	const struct fxt_thread *th;
 	uint64_t ts;
@@ -703,10 +744,8 @@ static bool make_event(struct report *rp, const struct fxt_record *rec, struct e
 	else
 		return false;
 	if (rec->subtype == FXT_EVENT_DURATION_BEGIN) {
-		int h = handler_get(rp, e->flags & EVF_SOFT, rec->u.event.name);
-
 		e->kind = EV_IRQ_BEGIN;
-		e->handler = h < 0 ? UINT32_MAX : (uint32_t)h;
+		e->handler = handler_of(rp, q, e->flags & EVF_SOFT, rec->u.event.name);
 	} else {
 		e->kind = EV_IRQ_END;
 	}
@@ -747,9 +786,10 @@ static bool refill(struct evmerge *em, unsigned int i)
 			q->done = true;
 			break;
 		}
+		handler_forget(q, rec);
 		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
 			continue;
-		if (!make_event(em->rp, rec, &q->ev[q->len]))
+		if (!make_event(em->rp, q, rec, &q->ev[q->len]))
 			continue;
 		/*
 		 * Which index a thread's state gets does not matter to the
@@ -806,6 +846,7 @@ static int evmerge_init(struct evmerge *em, struct report *rp, bool resolve)
 		em->keys[i] = UINT64_MAX;
 	for (i = 0; i < em->n; i++) {
 		em->q[i].done = false;
+		memset(em->q[i].handler, 0, sizeof(em->q[i].handler));
 		if (refill(em, (unsigned int)i))
 			em->heap[em->nheap++] = (unsigned int)i;
 	}
