@@ -111,6 +111,7 @@ struct cstat {
 	uint64_t switches, dropped;
 	bool dropped_seen;
 	unsigned int depth;
+	uint32_t irq_from;	/* one thread: 1 + the cursor of its first interrupt */
 	struct irqframe stack[IRQ_STACK];
 };
 
@@ -161,6 +162,7 @@ struct report {
 	struct hstat *hstats;	/* by handler id */
 	size_t nhstats;
 	uint64_t switches, wakeups;
+	bool irqs_mixed;	/* a CPU's interrupts came from two cursors */
 	struct pending pending[DELAY_LINE];	/* histogram samples on their way */
 	unsigned int pend_head;
 	char pad[64];
@@ -335,7 +337,10 @@ static int handler_get(struct report *rp, bool soft, struct fxt_str name)
 /* Events: the reading thread turns records into struct ev, the         */
 /* analysis thread applies them (see "Pipeline" below).                 */
 
-enum ev_kind { EV_SWITCH, EV_WAKEUP, EV_IRQ_BEGIN, EV_IRQ_END, EV_DROP };
+enum ev_kind {
+	EV_SWITCH, EV_WAKEUP, EV_IRQ_BEGIN, EV_IRQ_END, EV_DROP,
+	EV_MARK,	/* only a place in the time order (see keep_order()) */
+};
 
 #define EVF_OUT		(1u << 0)	/* outgoing thread known */
 #define EVF_IN		(1u << 1)	/* incoming thread known */
@@ -531,12 +536,8 @@ static void irq_close(struct report *rp, struct cstat *c, uint64_t ts)
 		c->stack[c->depth - 1].child_ns += dur;
 }
 
-static void on_irq(struct report *rp, const struct ev *e)
+static void on_irq(struct report *rp, struct cstat *c, const struct ev *e)
 {
-	struct cstat *c = cpu_get(rp, e->cpu);
-
-	if (!c)
-		return;
 	if (e->kind == EV_IRQ_BEGIN) {
 		if (c->depth < IRQ_STACK) {
 			struct irqframe *f = &c->stack[c->depth];
@@ -575,9 +576,13 @@ static inline void apply(struct report *rp, const struct ev *e)
 		on_wakeup(rp, e);
 		break;
 	case EV_IRQ_BEGIN:
-	case EV_IRQ_END:
-		on_irq(rp, e);
+	case EV_IRQ_END: {
+		struct cstat *c = cpu_get(rp, e->cpu);
+
+		if (c)
+			on_irq(rp, c, e);
 		break;
+	}
 	case EV_DROP: {
 		struct cstat *c = cpu_get(rp, e->cpu);
 
@@ -587,6 +592,8 @@ static inline void apply(struct report *rp, const struct ev *e)
 		}
 		break;
 	}
+	case EV_MARK:
+		break;
 	}
 }
 
@@ -762,6 +769,9 @@ static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_re
 
 struct evmerge {
 	struct report *rp;
+	struct fxt_merge *m;
+	bool early;		/* one thread: resolve threads, apply interrupts */
+				/* as events are queued */
 	size_t n;
 	struct evqueue *q;
 	uint64_t *keys;		/* ts of each queue's head, UINT64_MAX when empty */
@@ -769,18 +779,82 @@ struct evmerge {
 	unsigned int *heap;	/* more than SCAN_QUEUES: queues with events */
 	size_t nheap;
 	unsigned int top;	/* queue of the event handed out last */
-	bool resolve;		/* one thread: resolve thread states when queued */
+	/* refill(), early: interrupts left out, where and when */
+	unsigned int irq_at[QUEUE_EVENTS];
+	uint64_t irq_ts[QUEUE_EVENTS];
 };
+
+static bool is_irq(const struct ev *e)
+{
+	return e->kind == EV_IRQ_BEGIN || e->kind == EV_IRQ_END;
+}
+
+/*
+ * An interrupt event only touches its CPU's interrupt state and the sums
+ * of its handler, which do not depend on order. When all of a CPU's
+ * interrupts come from one cursor, as fxt-collect writes them (CPU c's in
+ * provider c), that cursor's order is their time order: they are applied
+ * as decoded instead of through the merge. Should a second cursor's
+ * interrupts name the same CPU, replay_irqs() redoes them all in time order.
+ */
+static void irq_early(struct report *rp, unsigned int cursor, const struct ev *e)
+{
+	struct cstat *c = cpu_get(rp, e->cpu);
+
+	if (!c)
+		return;
+	if (!c->irq_from)
+		c->irq_from = cursor + 1;
+	else if (c->irq_from != cursor + 1)
+		rp->irqs_mixed = true;
+	on_irq(rp, c, e);
+}
+
+/*
+ * The interrupts left out of q in refill() still count. The queue must run
+ * dry when the last event decoded into it is handed out, as if they were
+ * there: that is when the cursor decodes on, which decides the kernel
+ * object names the report shows (the last decoded) and the order of the
+ * defects reported. And when timestamps go back within the batch, an event
+ * left out may hold back the events after it. So: a mark with the time of
+ * the last event when that was an interrupt; all of them put back in place
+ * when the batch is not in time order (the rest of the time, leaving out
+ * earlier events changes nothing: the queue's others come out when they
+ * would have).
+ */
+static void keep_order(struct evmerge *em, struct evqueue *q, unsigned int nirq, bool sorted)
+{
+	unsigned int src = q->len, dst = q->len + nirq, k = nirq;
+
+	if (sorted) {
+		if (em->irq_at[nirq - 1] == q->len) {
+			q->ev[q->len].kind = EV_MARK;
+			q->ev[q->len++].ts = em->irq_ts[nirq - 1];
+		}
+		return;
+	}
+	while (k--) {
+		while (src > em->irq_at[k])
+			q->ev[--dst] = q->ev[--src];
+		q->ev[--dst].kind = EV_MARK;
+		q->ev[dst].ts = em->irq_ts[k];
+	}
+	q->len += nirq;
+}
 
 /* Decode cursor i's next records into its queue; false when none are left. */
 static bool refill(struct evmerge *em, unsigned int i)
 {
 	struct evqueue *q = &em->q[i];
 	struct fxt_reader *from;
+	unsigned int n = 0, nirq = 0;	/* events decoded, interrupts left out */
+	uint64_t prev = 0;
+	bool sorted = true;
 
 	q->head = q->len = 0;
-	while (q->len < QUEUE_EVENTS && !q->done) {
-		const struct fxt_record *rec = fxt_merge_cursor_next(em->rp->m, i, &from);
+	while (n < QUEUE_EVENTS && !q->done) {
+		const struct fxt_record *rec = fxt_merge_cursor_next(em->m, i, &from);
+		struct ev *e = &q->ev[q->len];
 
 		if (!rec) {
 			q->done = true;
@@ -789,18 +863,30 @@ static bool refill(struct evmerge *em, unsigned int i)
 		handler_forget(q, rec);
 		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
 			continue;
-		if (!make_event(em->rp, q, rec, &q->ev[q->len]))
+		if (!make_event(em->rp, q, rec, e))
 			continue;
-		/*
-		 * Which index a thread's state gets does not matter to the
-		 * report: on one thread, look states up here, next to the
-		 * decoding, rather than in time order.
-		 */
-		if (em->resolve)
-			resolve(em->rp, &q->ev[q->len]);
+		n++;
+		if (em->early) {
+			sorted &= e->ts >= prev;
+			prev = e->ts;
+			if (is_irq(e)) {
+				irq_early(em->rp, i, e);
+				em->irq_at[nirq] = q->len;
+				em->irq_ts[nirq++] = e->ts;
+				continue;
+			}
+			/*
+			 * Which index a thread's state gets does not matter
+			 * to the report: look states up here, next to the
+			 * decoding, rather than in time order.
+			 */
+			resolve(em->rp, e);
+		}
 		q->len++;
 	}
-	progress_update(&pg, fxt_merge_bytes(em->rp->m));
+	if (nirq)
+		keep_order(em, q, nirq, sorted);
+	progress_update(&pg, fxt_merge_bytes(em->m));
 	em->keys[i] = q->len ? q->ev[0].ts : UINT64_MAX;
 	return q->len != 0;
 }
@@ -829,14 +915,16 @@ static void qsift(struct evmerge *em, size_t i)
 	}
 }
 
-static int evmerge_init(struct evmerge *em, struct report *rp, bool resolve)
+static int evmerge_init(struct evmerge *em, struct report *rp, struct fxt_merge *m,
+			bool early)
 {
 	size_t i;
 
 	memset(em, 0, sizeof(*em));
 	em->rp = rp;
-	em->resolve = resolve;
-	em->n = fxt_merge_cursors(rp->m);
+	em->m = m;
+	em->early = early;
+	em->n = fxt_merge_cursors(m);
 	em->q = malloc(em->n * sizeof(*em->q));
 	em->keys = malloc((em->n > SCAN_QUEUES ? em->n : SCAN_QUEUES) * sizeof(*em->keys));
 	em->heap = malloc(em->n * sizeof(*em->heap));
@@ -915,6 +1003,41 @@ static const struct ev *next_event(struct evmerge *em)
 	}
 	em->top = best;
 	return &em->q[best].ev[em->q[best].head];
+}
+
+/*
+ * A CPU's interrupts came from two cursors (see irq_early()): forget the
+ * interrupt figures and apply every interrupt again in time order, from
+ * a second reading of the archive (silent: the first one reported its
+ * defects).
+ */
+static int replay_irqs(struct report *rp, const char *path)
+{
+	struct fxt_merge *m = fxt_merge_open(path);
+	struct evmerge em;
+	const struct ev *e;
+	size_t i;
+	int rc;
+
+	if (!m)
+		return -1;
+	fxt_merge_skip_args(m, FXT_SKIP_SCHED_ARGS | FXT_SKIP_SPAN_ARGS);
+	for (i = 0; i < rp->ncpus; i++) {
+		rp->cpus[i].irq_ns = rp->cpus[i].softirq_ns = 0;
+		rp->cpus[i].depth = 0;
+	}
+	if (rp->nhstats)
+		memset(rp->hstats, 0, rp->nhstats * sizeof(*rp->hstats));
+	rc = evmerge_init(&em, rp, m, false);
+	while (!rc && (e = next_event(&em))) {
+		struct cstat *c = is_irq(e) ? cpu_get(rp, e->cpu) : NULL;
+
+		if (c)
+			on_irq(rp, c, e);
+	}
+	evmerge_free(&em);
+	fxt_merge_close(m);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1475,7 +1598,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	block = pipe.blocks[0];
-	if (evmerge_init(&em, &rp, one_thread)) {
+	if (evmerge_init(&em, &rp, rp.m, one_thread)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
@@ -1501,6 +1624,11 @@ int main(int argc, char **argv)
 		pthread_join(thread, NULL);
 	}
 	evmerge_free(&em);
+	if (rp.irqs_mixed && replay_irqs(&rp, argv[optind])) {
+		fprintf(stderr, "%s: %s: cannot read it again: %s\n", prog, argv[optind],
+			strerror(errno));
+		rc = 1;
+	}
 	for (k = 0; k < NBLOCKS; k++)
 		free(pipe.blocks[k]);
 	pthread_mutex_destroy(&pipe.mu);
