@@ -84,15 +84,18 @@ enum tstate {
 	T_DEAD,
 };
 
-/* What every switch and wakeup touches: one cache line per thread. */
+/*
+ * What every switch and wakeup touches: one cache line per thread. A
+ * thread is T_WOKEN from a wakeup until it is switched in or out: since
+ * is the time of that wakeup.
+ */
 struct tstat {
 	uint64_t since;		/* ns: entered state */
-	uint64_t wake_ts;	/* ns: pending wakeup */
 	uint64_t run_ns, wait_ns, wait_max;
 	uint64_t pid;
+	struct hist *delays;	/* allocated at the first sample */
 	uint32_t switches, preempts, wakeups;
 	uint8_t state;		/* enum tstate */
-	bool has_wake;
 } __attribute__((aligned(64)));
 
 struct irqframe {
@@ -153,7 +156,6 @@ struct report {
 	/* analysis side */
 	_Alignas(64) struct tstat *threads;	/* hot state, 64-byte aligned */
 	uint64_t *tids;		/* by the same index: cold */
-	struct hist **delays;	/* by the same index, allocated at first sample */
 	size_t nthreads, tcap;
 	uint32_t *direct[DIRECT_TIDS / DIRECT_CHUNK];	/* tid -> index + 1 */
 	struct u64map tmap;		/* other koids -> index */
@@ -179,14 +181,10 @@ static uint32_t thread_new(struct report *rp, uint64_t tid)
 		size_t n = rp->tcap ? rp->tcap * 2 : 64;
 		struct tstat *nt = aligned_alloc(64, n * sizeof(*nt));
 		uint64_t *tids = realloc(rp->tids, n * sizeof(*tids));
-		struct hist **d;
 
 		if (tids)
 			rp->tids = tids;
-		d = realloc(rp->delays, n * sizeof(*d));
-		if (d)
-			rp->delays = d;
-		if (!nt || !tids || !d) {
+		if (!nt || !tids) {
 			free(nt);
 			return NO_THREAD;
 		}
@@ -211,7 +209,6 @@ static uint32_t thread_new(struct report *rp, uint64_t tid)
 	memset(t, 0, sizeof(*t));
 	t->pid = tid;
 	rp->tids[rp->nthreads] = tid;
-	rp->delays[rp->nthreads] = NULL;
 	return (uint32_t)rp->nthreads++;
 }
 
@@ -459,7 +456,6 @@ static void on_switch(struct report *rp, const struct ev *e)
 		t->preempts += state == T_PREEMPTED;
 		t->state = state;
 		t->since = ts;
-		t->has_wake = false;
 	}
 	if (e->in_idx != NO_THREAD) {
 		uint64_t waited;
@@ -470,8 +466,8 @@ static void on_switch(struct report *rp, const struct ev *e)
 		waited = only_if(t->state == T_PREEMPTED && ts >= t->since, ts - t->since);
 		t->wait_ns += waited;
 		t->wait_max = waited > t->wait_max ? waited : t->wait_max;
-		if (t->has_wake && ts >= t->wake_ts) {
-			struct hist **d = &rp->delays[t - rp->threads];
+		if (t->state == T_WOKEN && ts >= t->since) {
+			struct hist **d = &t->delays;
 
 			if (!*d) {
 				*d = malloc(sizeof(**d));
@@ -479,9 +475,8 @@ static void on_switch(struct report *rp, const struct ev *e)
 					hist_init(*d);
 			}
 			if (*d)
-				delay_sample(rp, *d, ts - t->wake_ts);
+				delay_sample(rp, *d, ts - t->since);
 		}
-		t->has_wake = false;
 		t->state = T_RUNNING;
 		t->since = ts;
 		t->switches++;
@@ -497,12 +492,10 @@ static void on_wakeup(struct report *rp, const struct ev *e)
 		return;
 	t = &rp->threads[e->out_idx];
 	t->wakeups++;
-	if (t->state == T_RUNNING || t->state == T_PREEMPTED || t->has_wake)
+	if (t->state == T_RUNNING || t->state == T_PREEMPTED || t->state == T_WOKEN)
 		return;
 	t->state = T_WOKEN;
 	t->since = e->ts;
-	t->wake_ts = e->ts;
-	t->has_wake = true;
 }
 
 /* s equals the literal lit (compared inline: the length is a constant). */
@@ -1165,7 +1158,7 @@ static uint64_t tid_of(const struct tstat *t)
 
 static const struct hist *delay_of(const struct tstat *t)
 {
-	return sort_rp->delays[t - sort_rp->threads];
+	return t->delays;
 }
 
 static uint64_t delay_value(const struct tstat *t, enum sort_key k)
@@ -1643,8 +1636,7 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	for (k = 0; k < rp.nthreads; k++)
-		free(rp.delays[k]);
-	free(rp.delays);
+		free(rp.threads[k].delays);
 	free(rp.tids);
 	free(rp.threads);
 	free(rp.cpus);
