@@ -128,6 +128,7 @@ static int buffer_alloc(struct fxt_reader *r);
 /* Decoding cursor over one record. */
 struct cur {
 	struct fxt_reader *r;
+	struct provider *prov;	/* r->cur when the record started */
 	struct fxt_record *rec;
 	const uint64_t *p, *end;
 	int arg;		/* argument being decoded, -1 outside arguments */
@@ -489,7 +490,7 @@ static struct fxt_str get_str_slow(struct cur *c, uint16_t ref, const char *what
 			s.len = 0;
 		return s;
 	} else {
-		const struct str_slot *slot = str_slot(c->r->cur, ref);
+		const struct str_slot *slot = str_slot(c->prov, ref);
 
 		if (slot && slot->defined) {
 			s.len = slot->len;
@@ -506,7 +507,7 @@ static struct fxt_str get_str_slow(struct cur *c, uint16_t ref, const char *what
 static inline struct fxt_str get_str(struct cur *c, uint16_t ref, const char *what)
 {
 	if (likely(ref && !(ref & FXT_STRING_REF_INLINE))) {
-		const struct str_slot *slot = str_slot(c->r->cur, ref);
+		const struct str_slot *slot = str_slot(c->prov, ref);
 
 		if (likely(slot && slot->defined)) {
 			struct fxt_str s = { ref, slot->len, slot->data ? slot->data : empty_string };
@@ -530,7 +531,7 @@ static inline struct fxt_thread get_thread(struct cur *c, uint8_t ref)
 			t.defined = false;
 		}
 	} else {
-		const struct thread_slot *s = &c->r->cur->threads[ref];
+		const struct thread_slot *s = &c->prov->threads[ref];
 
 		if (s->defined) {
 			t.pid = s->pid;
@@ -700,7 +701,7 @@ static void check_arg_types(struct cur *c, const char *name1, size_t n1, unsigne
 
 static inline void check_ts(struct cur *c, uint64_t ts)
 {
-	struct provider *p = c->r->cur;
+	struct provider *p = c->prov;
 
 	if (unlikely(ts < p->last_ts))
 		REPORT(c, TIME_BACKWARDS, "%u: %llu after %llu", p->id,
@@ -711,7 +712,7 @@ static inline void check_ts(struct cur *c, uint64_t ts)
 /* A data record in a provider nobody announced. */
 static inline void check_provider(struct cur *c)
 {
-	struct provider *p = c->r->cur;
+	struct provider *p = c->prov;
 
 	if (unlikely(!p->announced && !p->warned)) {
 		p->warned = true;
@@ -743,7 +744,7 @@ static bool per_cpu_name(const char *name, uint32_t id)
 static inline void sched_cpu(struct cur *c, unsigned int field, unsigned int bits,
 			     const char *what)
 {
-	const struct provider *p = c->r->cur;
+	const struct provider *p = c->prov;
 	unsigned int low = p->id & ((1u << bits) - 1);
 
 	if (!p->per_cpu) {
@@ -1036,7 +1037,7 @@ static void decode_large(struct cur *c, uint64_t h)
 
 static void decode(struct fxt_reader *r, struct fxt_record *rec)
 {
-	struct cur c = { r, rec, rec->words + 1, rec->words + rec->nwords, -1, false };
+	struct cur c = { r, r->cur, rec, rec->words + 1, rec->words + rec->nwords, -1, false };
 	uint64_t h = rec->words[0];
 
 	switch (rec->type) {
@@ -1296,6 +1297,23 @@ static void truncated(struct fxt_reader *r, uint64_t offset, uint64_t need,
 	stop(r, 0);
 }
 
+/* The first record (the buffer holds 8 bytes of it) must be the magic number. */
+static int first_record(struct fxt_reader *r)
+{
+	uint64_t h;
+
+	memcpy(&h, r->buf + r->pos, 8);
+	r->started = true;
+	if (h == __builtin_bswap64(FXT_MAGIC_RECORD)) {
+		report(r, r->buf_off + r->pos, FXT_D_BIG_ENDIAN, NULL);
+		stop(r, -1);
+		return -1;
+	}
+	if (h != FXT_MAGIC_RECORD)
+		report(r, r->buf_off + r->pos, FXT_D_NO_MAGIC, NULL);
+	return 0;
+}
+
 int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 {
 	uint64_t h, words, bytes;
@@ -1303,10 +1321,10 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 
 	if (r->stopped)
 		return r->end_rc;
-	if (!r->buf && buffer_alloc(r))
-		return -1;
 	avail = r->len - r->pos;
-	if (avail < 8) {
+	if (avail < 8) {	/* also before the first record: no buffer yet */
+		if (!r->buf && buffer_alloc(r))
+			return -1;
 		fill(r, 8);
 		avail = r->len - r->pos;
 		if (r->stopped)
@@ -1317,6 +1335,8 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 			truncated(r, r->buf_off + r->pos, 8, avail);
 			return 0;
 		}
+		if (!r->started && first_record(r))
+			return -1;
 	}
 	memcpy(&h, r->buf + r->pos, 8);
 	rec->offset = r->buf_off + r->pos;
@@ -1330,16 +1350,6 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 	rec->ts = 0;
 	rec->ts_ns = 0;
 
-	if (!r->started) {
-		r->started = true;
-		if (h == __builtin_bswap64(FXT_MAGIC_RECORD)) {
-			report(r, rec->offset, FXT_D_BIG_ENDIAN, NULL);
-			stop(r, -1);
-			return -1;
-		}
-		if (h != FXT_MAGIC_RECORD)
-			report(r, rec->offset, FXT_D_NO_MAGIC, NULL);
-	}
 	if (!words) {
 		report(r, rec->offset, FXT_D_SIZE_ZERO, NULL);
 		stop(r, -1);
