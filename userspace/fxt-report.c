@@ -956,11 +956,10 @@ static inline unsigned int min4(const uint64_t *keys, unsigned int base)
 	return select_if(keys[b] < keys[a], b, a);
 }
 
-/* The next event in time order, NULL at the end. */
-static const struct ev *next_event(struct evmerge *em)
+/* next_event() with more than SCAN_QUEUES queues: a binary heap of them. */
+static const struct ev *heap_next(struct evmerge *em)
 {
-	unsigned int i, best = 0, top = em->top;
-	uint64_t k;
+	unsigned int top = em->top;
 
 	if (top != UINT32_MAX) {	/* move the last queue on */
 		struct evqueue *q = &em->q[top];
@@ -968,70 +967,48 @@ static const struct ev *next_event(struct evmerge *em)
 
 		if (more)
 			em->keys[top] = q->ev[q->head].ts;
-		if (em->n > SCAN_QUEUES) {
-			if (!more)
-				em->heap[0] = em->heap[--em->nheap];
-			qsift(em, 0);
-		}
+		else
+			em->heap[0] = em->heap[--em->nheap];
+		qsift(em, 0);
 	}
-	if (em->n > SCAN_QUEUES) {
-		if (!em->nheap)
-			return NULL;
-		best = em->heap[0];
-	} else {
-		best = min4(em->keys, 0);
-		if (em->n > 4) {
-			unsigned int hi = min4(em->keys, 4);
+	if (!em->nheap)
+		return NULL;
+	top = em->top = em->heap[0];
+	return &em->q[top].ev[em->q[top].head];
+}
 
-			best = select_if(em->keys[hi] < em->keys[best], hi, best);
-		}
-		k = em->keys[best];
-		if (k == UINT64_MAX) {	/* every queue empty, or an event at UINT64_MAX */
-			for (i = 0; i < em->n && em->q[i].head >= em->q[i].len; i++)
-				;
-			if (i == em->n)
-				return NULL;
-			best = i;
-		}
+/* The next event in time order, NULL at the end. */
+static inline const struct ev *next_event(struct evmerge *em)
+{
+	unsigned int best, top = em->top;
+
+	if (em->n > SCAN_QUEUES)
+		return heap_next(em);
+	if (top != UINT32_MAX) {	/* move the last queue on */
+		struct evqueue *q = &em->q[top];
+
+		if (++q->head < q->len)
+			em->keys[top] = q->ev[q->head].ts;
+		else
+			refill(em, top);
+	}
+	best = min4(em->keys, 0);
+	if (em->n > 4) {
+		unsigned int hi = min4(em->keys, 4);
+
+		best = select_if(em->keys[hi] < em->keys[best], hi, best);
+	}
+	if (em->keys[best] == UINT64_MAX) {
+		/* every queue empty, or an event at UINT64_MAX */
+		for (best = 0; best < em->n && em->q[best].head >= em->q[best].len; best++)
+			;
+		if (best == em->n)
+			return NULL;
 	}
 	em->top = best;
 	return &em->q[best].ev[em->q[best].head];
 }
 
-/*
- * A CPU's interrupts came from two cursors (see irq_early()): forget the
- * interrupt figures and apply every interrupt again in time order, from
- * a second reading of the archive (silent: the first one reported its
- * defects).
- */
-static int replay_irqs(struct report *rp, const char *path)
-{
-	struct fxt_merge *m = fxt_merge_open(path);
-	struct evmerge em;
-	const struct ev *e;
-	size_t i;
-	int rc;
-
-	if (!m)
-		return -1;
-	fxt_merge_skip_args(m, FXT_SKIP_SCHED_ARGS | FXT_SKIP_SPAN_ARGS);
-	for (i = 0; i < rp->ncpus; i++) {
-		rp->cpus[i].irq_ns = rp->cpus[i].softirq_ns = 0;
-		rp->cpus[i].depth = 0;
-	}
-	if (rp->nhstats)
-		memset(rp->hstats, 0, rp->nhstats * sizeof(*rp->hstats));
-	rc = evmerge_init(&em, rp, m, false);
-	while (!rc && (e = next_event(&em))) {
-		struct cstat *c = is_irq(e) ? cpu_get(rp, e->cpu) : NULL;
-
-		if (c)
-			on_irq(rp, c, e);
-	}
-	evmerge_free(&em);
-	fxt_merge_close(m);
-	return rc;
-}
 
 /* ------------------------------------------------------------------ */
 /* Pipeline: reading and decoding run on the main thread, the analysis */
@@ -1092,6 +1069,69 @@ static unsigned int submit(struct pipeline *p, unsigned int tail, unsigned int n
 		pthread_cond_wait(&p->cv, &p->mu);
 	pthread_mutex_unlock(&p->mu);
 	return (tail + 1) % NBLOCKS;
+}
+
+/*
+ * Hand out em's events in time order: applied here (one thread), in
+ * blocks to the analysis thread (p), or, for replay_irqs(), only the
+ * interrupts applied.
+ */
+static void drain(struct evmerge *em, struct pipeline *p, bool irqs_only)
+{
+	struct report *rp = em->rp;
+	struct ev *block = p ? p->blocks[0] : NULL;
+	unsigned int tail = 0, nev = 0;
+	const struct ev *e;
+
+	while ((e = next_event(em))) {
+		if (p) {
+			block[nev] = *e;
+			if (++nev == BLOCK_EVENTS) {
+				tail = submit(p, tail, nev);
+				block = p->blocks[tail];
+				nev = 0;
+			}
+		} else if (!irqs_only) {
+			apply(rp, e);	/* in place, thread states already resolved */
+		} else if (is_irq(e)) {
+			struct cstat *c = cpu_get(rp, e->cpu);
+
+			if (c)
+				on_irq(rp, c, e);
+		}
+	}
+	if (p && nev)
+		submit(p, tail, nev);
+}
+
+/*
+ * A CPU's interrupts came from two cursors (see irq_early()): forget the
+ * interrupt figures and apply every interrupt again in time order, from
+ * a second reading of the archive (silent: the first one reported its
+ * defects).
+ */
+static int replay_irqs(struct report *rp, const char *path)
+{
+	struct fxt_merge *m = fxt_merge_open(path);
+	struct evmerge em;
+	size_t i;
+	int rc;
+
+	if (!m)
+		return -1;
+	fxt_merge_skip_args(m, FXT_SKIP_SCHED_ARGS | FXT_SKIP_SPAN_ARGS);
+	for (i = 0; i < rp->ncpus; i++) {
+		rp->cpus[i].irq_ns = rp->cpus[i].softirq_ns = 0;
+		rp->cpus[i].depth = 0;
+	}
+	if (rp->nhstats)
+		memset(rp->hstats, 0, rp->nhstats * sizeof(*rp->hstats));
+	rc = evmerge_init(&em, rp, m, false);
+	if (!rc)
+		drain(&em, NULL, true);
+	evmerge_free(&em);
+	fxt_merge_close(m);
+	return rc;
 }
 
 static void finish(struct report *rp)
@@ -1499,11 +1539,8 @@ int main(int argc, char **argv)
 	static _Alignas(64) struct pipeline pipe;	/* off the stack: no line shared */
 	static _Alignas(64) struct report rp;		/* with the reading thread's locals */
 	struct diag_ctx dc = { 0 };
-	struct ev *block;
-	unsigned int tail = 0, nev = 0;
 	pthread_t thread;
 	struct evmerge em;
-	const struct ev *e;
 	struct outbuf *o;
 	bool csv = false, top_given = false, one_thread = true;
 	long top = 20;
@@ -1590,26 +1627,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot start the analysis thread\n", prog);
 		return 1;
 	}
-	block = pipe.blocks[0];
 	if (evmerge_init(&em, &rp, rp.m, one_thread)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
-	while ((e = next_event(&em))) {
-		if (one_thread) {
-			apply(&rp, e);	/* in place, thread states already resolved */
-			continue;
-		}
-		block[nev] = *e;
-		if (++nev == BLOCK_EVENTS) {
-			tail = submit(&pipe, tail, nev);
-			block = pipe.blocks[tail];
-			nev = 0;
-		}
-	}
+	drain(&em, one_thread ? NULL : &pipe, false);
 	if (!one_thread) {
-		if (nev)
-			submit(&pipe, tail, nev);
 		pthread_mutex_lock(&pipe.mu);
 		pipe.done = true;
 		pthread_cond_broadcast(&pipe.cv);
