@@ -65,8 +65,8 @@ struct fxt_merge {
 	uint64_t *keys;		/* few cursors: next key of each, UINT64_MAX when done */
 	unsigned int top;	/* few cursors: the one handed out last */
 	bool started, started_heap;
-	struct fxt_reader *single;	/* not seekable, or too many providers */
-	struct fxt_record *single_rec;
+	bool ordered;		/* else one cursor in file order: not seekable, */
+				/* or too many providers */
 	int status;
 	uint64_t records, bytes;
 };
@@ -338,16 +338,16 @@ const struct fxt_record *fxt_merge_next(struct fxt_merge *m, struct fxt_reader *
 	const struct fxt_record *rec;
 	unsigned int top;
 
-	if (m->single) {
-		int n = fxt_reader_next(m->single, m->single_rec);
+	if (!m->ordered) {
+		int n = fxt_reader_next(m->c[0].r, m->c[0].rec);
 
 		if (n <= 0) {
 			if (n < 0)
 				m->status = -1;
 			return NULL;
 		}
-		*from = m->single;
-		rec = m->single_rec;
+		*from = m->c[0].r;
+		rec = m->c[0].rec;
 		goto out;
 	}
 	if (!m->started && start(m)) {
@@ -385,25 +385,24 @@ out:
 
 size_t fxt_merge_cursors(const struct fxt_merge *m)
 {
-	return m->single ? 1 : m->n;
+	return m->n;
 }
 
 const struct fxt_record *fxt_merge_cursor_next(struct fxt_merge *m, size_t i,
 					       struct fxt_reader **from)
 {
-	struct fxt_reader *r = m->single ? m->single : m->c[i].r;
-	struct fxt_record *rec = m->single ? m->single_rec : m->c[i].rec;
-	int n = fxt_reader_next(r, rec);
+	struct cursor *c = &m->c[i];
+	int n = fxt_reader_next(c->r, c->rec);
 
 	if (n <= 0) {
 		if (n < 0)
 			m->status = -1;
 		return NULL;
 	}
-	*from = r;
+	*from = c->r;
 	m->records++;
-	m->bytes += rec->nwords * 8;
-	return rec;
+	m->bytes += c->rec->nwords * 8;
+	return c->rec;
 }
 
 /* ------------------------------------------------------------------ */
@@ -462,17 +461,23 @@ struct fxt_merge *fxt_merge_open(const char *path)
 				if (i)
 					fxt_reader_share_kobjs(c->r, m->c[0].r);
 			}
+			m->ordered = true;
 			return m;
 		}
 		free_cursors(m);
 		if (lseek(m->fd, 0, SEEK_SET))
 			goto fail;
 	}
-	/* In file order: a pipe, or too many providers. */
-	m->single = fxt_reader_open_fd(m->fd);
-	m->single_rec = malloc(sizeof(*m->single_rec));
-	if (!m->single || !m->single_rec)
+	/* In file order, one cursor: a pipe, or too many providers. */
+	m->c = calloc(1, sizeof(*m->c));
+	if (!m->c)
 		goto fail;
+	m->n = 1;
+	m->c[0].r = fxt_reader_open_fd(m->fd);
+	m->c[0].rec = malloc(sizeof(*m->c[0].rec));
+	if (!m->c[0].r || !m->c[0].rec)
+		goto fail;
+	m->size = fxt_reader_size(m->c[0].r);
 	return m;
 fail:
 	fxt_merge_close(m);
@@ -485,8 +490,6 @@ void fxt_merge_close(struct fxt_merge *m)
 	if (!m)
 		return;
 	free_cursors(m);
-	fxt_reader_close(m->single);
-	free(m->single_rec);
 	free(m->heap);
 	free(m->keys);
 	if (m->fd >= 0)
@@ -498,8 +501,6 @@ void fxt_merge_set_diag(struct fxt_merge *m, fxt_diag_fn fn, void *ctx)
 {
 	size_t i;
 
-	if (m->single)
-		fxt_reader_set_diag(m->single, fn, ctx);
 	for (i = 0; i < m->n; i++)
 		fxt_reader_set_diag(m->c[i].r, fn, ctx);
 }
@@ -508,15 +509,13 @@ void fxt_merge_skip_args(struct fxt_merge *m, unsigned int what)
 {
 	size_t i;
 
-	if (m->single)
-		fxt_reader_skip_args(m->single, what);
 	for (i = 0; i < m->n; i++)
 		fxt_reader_skip_args(m->c[i].r, what);
 }
 
 bool fxt_merge_ordered(const struct fxt_merge *m)
 {
-	return !m->single;
+	return m->ordered;
 }
 
 int fxt_merge_status(const struct fxt_merge *m)
@@ -536,12 +535,12 @@ uint64_t fxt_merge_bytes(const struct fxt_merge *m)
 
 uint64_t fxt_merge_size(const struct fxt_merge *m)
 {
-	return m->single ? fxt_reader_size(m->single) : m->size;
+	return m->size;
 }
 
 uint64_t fxt_merge_diag_count(const struct fxt_merge *m)
 {
-	uint64_t n = m->single ? fxt_reader_diag_count(m->single) : 0;
+	uint64_t n = 0;
 	size_t i;
 
 	for (i = 0; i < m->n; i++)
@@ -551,7 +550,5 @@ uint64_t fxt_merge_diag_count(const struct fxt_merge *m)
 
 const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, uint64_t koid)
 {
-	if (m->single)
-		return fxt_reader_kobj(m->single, koid);
 	return m->n ? fxt_reader_kobj(m->c[0].r, koid) : NULL;
 }
