@@ -551,7 +551,35 @@ static inline void reserved(struct cur *c, uint64_t word, unsigned int lo, unsig
 		REPORT(c, RESERVED_BITS, "%s [%u..%u]", what, lo, hi);
 }
 
-/* Size in words an argument of this type should have, name stream included. */
+static COLD void arg_words_fail(struct cur *c, unsigned int i, unsigned int nargs)
+{
+	unsigned int words = c->p < c->end ? (unsigned int)FXT_G(*c->p, 4, 15) : 0;
+
+	if (c->p >= c->end)
+		REPORT(c, ARG_OVERFLOW, "argument %u of %u starts past the end", i, nargs);
+	else if (!words)
+		REPORT(c, ARG_SIZE, "%u (size 0)", i);
+	else
+		REPORT(c, ARG_OVERFLOW, "argument %u is %u words, %u remain", i,
+		       words, (unsigned int)(c->end - c->p));
+	c->bad = true;
+}
+
+/*
+ * The size in words of argument i of nargs, which starts at c->p; 0 when
+ * it does not fit the record (reported, c->bad).
+ */
+static inline unsigned int arg_words(struct cur *c, unsigned int i, unsigned int nargs)
+{
+	unsigned int words = c->p < c->end ? (unsigned int)FXT_G(*c->p, 4, 15) : 0;
+
+	if (likely(words && words <= (size_t)(c->end - c->p)))
+		return words;
+	arg_words_fail(c, i, nargs);
+	return 0;
+}
+
+/* Decode nargs arguments into rec->args (those that fit and decode). */
 static void get_args(struct cur *c, unsigned int nargs)
 {
 	struct fxt_record *rec = c->rec;
@@ -560,29 +588,14 @@ static void get_args(struct cur *c, unsigned int nargs)
 	rec->nargs = 0;
 	for (i = 0; i < nargs; i++) {
 		struct fxt_arg *a = &rec->args[rec->nargs];
+		unsigned int words = arg_words(c, i, nargs), type;
 		struct cur sub;
 		uint64_t h, expect;
-		unsigned int words, type;
 
-		if (c->p >= c->end) {
-			REPORT(c, ARG_OVERFLOW, "argument %u of %u starts past the end", i, nargs);
-			c->bad = true;
+		if (!words)
 			return;
-		}
 		h = *c->p;
 		type = (unsigned int)FXT_G(h, 0, 3);
-		words = (unsigned int)FXT_G(h, 4, 15);
-		if (!words) {
-			REPORT(c, ARG_SIZE, "%u (size 0)", i);
-			c->bad = true;
-			return;
-		}
-		if (words > (size_t)(c->end - c->p)) {
-			REPORT(c, ARG_OVERFLOW, "argument %u is %u words, %u remain", i,
-			       words, (unsigned int)(c->end - c->p));
-			c->bad = true;
-			return;
-		}
 		sub = *c;
 		sub.p = c->p + 1;
 		sub.end = c->p + words;
@@ -634,29 +647,15 @@ static void get_args(struct cur *c, unsigned int nargs)
 }
 
 /* Step over arguments nobody asked for, checking only their sizes. */
-static void skip_args(struct cur *c, unsigned int nargs)
+static inline void skip_args(struct cur *c, unsigned int nargs)
 {
 	unsigned int i, words;
 
 	c->rec->nargs = 0;
 	for (i = 0; i < nargs; i++) {
-		if (c->p >= c->end) {
-			REPORT(c, ARG_OVERFLOW, "argument %u of %u starts past the end", i, nargs);
-			c->bad = true;
+		words = arg_words(c, i, nargs);
+		if (!words)
 			return;
-		}
-		words = (unsigned int)FXT_G(*c->p, 4, 15);
-		if (!words) {
-			REPORT(c, ARG_SIZE, "%u (size 0)", i);
-			c->bad = true;
-			return;
-		}
-		if (words > (size_t)(c->end - c->p)) {
-			REPORT(c, ARG_OVERFLOW, "argument %u is %u words, %u remain", i,
-			       words, (unsigned int)(c->end - c->p));
-			c->bad = true;
-			return;
-		}
 		c->p += words;
 	}
 }
