@@ -115,6 +115,7 @@ struct cstat {
 	bool dropped_seen;
 	unsigned int depth;
 	uint32_t irq_from;	/* one thread: 1 + the cursor of its first interrupt */
+	uint32_t switch_from;	/* and of its first switch */
 	struct irqframe stack[IRQ_STACK];
 };
 
@@ -164,7 +165,9 @@ struct report {
 	struct hstat *hstats;	/* by handler id */
 	size_t nhstats;
 	uint64_t switches, wakeups;
+	bool early;		/* one thread: per-CPU parts applied when decoded */
 	bool irqs_mixed;	/* a CPU's interrupts came from two cursors */
+	bool switches_mixed;	/* a CPU's switches came from two cursors */
 	struct pending pending[DELAY_LINE];	/* histogram samples on their way */
 	unsigned int pend_head;
 	char pad[64];
@@ -422,22 +425,30 @@ static const uint8_t out_states[16] = {
 	T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING,
 };
 
+/* The part of a switch that is its CPU's: busy and idle time, switches. */
+static void cpu_switch(struct cstat *c, const struct ev *e)
+{
+	if (!c->seen) {
+		c->seen = true;
+		c->first = e->ts;
+	}
+	cpu_account(c, e->ts);
+	c->switches++;
+	c->cur_valid = e->flags & EVF_IN;
+	c->cur_tid = e->in_tid;
+}
+
 static void on_switch(struct report *rp, const struct ev *e)
 {
-	struct cstat *c = cpu_get(rp, e->cpu);
 	uint64_t ts = e->ts;
 	struct tstat *t;
 
 	rp->switches++;
-	if (c) {
-		if (!c->seen) {
-			c->seen = true;
-			c->first = ts;
-		}
-		cpu_account(c, ts);
-		c->switches++;
-		c->cur_valid = e->flags & EVF_IN;
-		c->cur_tid = e->in_tid;
+	if (!rp->early) {
+		struct cstat *c = cpu_get(rp, e->cpu);
+
+		if (c)
+			cpu_switch(c, e);
 	}
 	/*
 	 * The outgoing state and the time a thread was running or waiting
@@ -783,24 +794,33 @@ static bool is_irq(const struct ev *e)
 }
 
 /*
- * An interrupt event only touches its CPU's interrupt state and the sums
- * of its handler, which do not depend on order. When all of a CPU's
- * interrupts come from one cursor, as fxt-collect writes them (CPU c's in
- * provider c), that cursor's order is their time order: they are applied
- * as decoded instead of through the merge. Should a second cursor's
- * interrupts name the same CPU, replay_irqs() redoes them all in time order.
+ * Per-CPU parts, on one thread. An interrupt event only touches its CPU's
+ * interrupt state and the sums of its handler, which do not depend on
+ * order; a switch, besides its threads, its CPU's busy and idle time. When
+ * all of a CPU's interrupts (switches) come from one cursor, as fxt-collect
+ * writes them (CPU c's in provider c), that cursor's order is their time
+ * order: they are applied as decoded instead of through the merge, and the
+ * merge only carries what needs it (switches for their threads, wakeups,
+ * drop counts). Should a second cursor's name the same CPU, replay() does
+ * them all again in time order.
  */
-static void irq_early(struct report *rp, unsigned int cursor, const struct ev *e)
+static void early(struct report *rp, unsigned int cursor, const struct ev *e)
 {
 	struct cstat *c = cpu_get(rp, e->cpu);
+	bool irq = is_irq(e);
+	uint32_t *from;
 
 	if (!c)
 		return;
-	if (!c->irq_from)
-		c->irq_from = cursor + 1;
-	else if (c->irq_from != cursor + 1)
-		rp->irqs_mixed = true;
-	on_irq(rp, c, e);
+	from = irq ? &c->irq_from : &c->switch_from;
+	if (!*from)
+		*from = cursor + 1;
+	else if (*from != cursor + 1)
+		*(irq ? &rp->irqs_mixed : &rp->switches_mixed) = true;
+	if (irq)
+		on_irq(rp, c, e);
+	else
+		cpu_switch(c, e);
 }
 
 /*
@@ -863,7 +883,7 @@ static bool refill(struct evmerge *em, unsigned int i)
 			sorted &= e->ts >= prev;
 			prev = e->ts;
 			if (is_irq(e)) {
-				irq_early(em->rp, i, e);
+				early(em->rp, i, e);
 				em->irq_at[nirq] = q->len;
 				em->irq_ts[nirq++] = e->ts;
 				continue;
@@ -874,6 +894,8 @@ static bool refill(struct evmerge *em, unsigned int i)
 			 * decoding, rather than in time order.
 			 */
 			resolve(em->rp, e);
+			if (e->kind == EV_SWITCH)
+				early(em->rp, i, e);
 		}
 		q->len++;
 	}
@@ -1073,10 +1095,10 @@ static unsigned int submit(struct pipeline *p, unsigned int tail, unsigned int n
 
 /*
  * Hand out em's events in time order: applied here (one thread), in
- * blocks to the analysis thread (p), or, for replay_irqs(), only the
- * interrupts applied.
+ * blocks to the analysis thread (p), or, for replay(), only the per-CPU
+ * parts that were mixed.
  */
-static void drain(struct evmerge *em, struct pipeline *p, bool irqs_only)
+static void drain(struct evmerge *em, struct pipeline *p, bool replaying)
 {
 	struct report *rp = em->rp;
 	struct ev *block = p ? p->blocks[0] : NULL;
@@ -1091,13 +1113,15 @@ static void drain(struct evmerge *em, struct pipeline *p, bool irqs_only)
 				block = p->blocks[tail];
 				nev = 0;
 			}
-		} else if (!irqs_only) {
+		} else if (!replaying) {
 			apply(rp, e);	/* in place, thread states already resolved */
-		} else if (is_irq(e)) {
+		} else if (is_irq(e) ? rp->irqs_mixed : e->kind == EV_SWITCH && rp->switches_mixed) {
 			struct cstat *c = cpu_get(rp, e->cpu);
 
-			if (c)
+			if (c && is_irq(e))
 				on_irq(rp, c, e);
+			else if (c)
+				cpu_switch(c, e);
 		}
 	}
 	if (p && nev)
@@ -1105,12 +1129,12 @@ static void drain(struct evmerge *em, struct pipeline *p, bool irqs_only)
 }
 
 /*
- * A CPU's interrupts came from two cursors (see irq_early()): forget the
- * interrupt figures and apply every interrupt again in time order, from
- * a second reading of the archive (silent: the first one reported its
- * defects).
+ * A CPU's interrupts or switches came from two cursors (see early()):
+ * forget those figures of every CPU and apply those events again in time
+ * order, from a second reading of the archive (silent: the first one
+ * reported its defects).
  */
-static int replay_irqs(struct report *rp, const char *path)
+static int replay(struct report *rp, const char *path)
 {
 	struct fxt_merge *m = fxt_merge_open(path);
 	struct evmerge em;
@@ -1121,10 +1145,19 @@ static int replay_irqs(struct report *rp, const char *path)
 		return -1;
 	fxt_merge_skip_args(m, FXT_SKIP_SCHED_ARGS | FXT_SKIP_SPAN_ARGS);
 	for (i = 0; i < rp->ncpus; i++) {
-		rp->cpus[i].irq_ns = rp->cpus[i].softirq_ns = 0;
-		rp->cpus[i].depth = 0;
+		struct cstat *c = &rp->cpus[i];
+
+		if (rp->irqs_mixed) {
+			c->irq_ns = c->softirq_ns = 0;
+			c->depth = 0;
+		}
+		if (rp->switches_mixed) {
+			c->seen = c->cur_valid = false;
+			c->cur_tid = c->first = c->since = 0;
+			c->busy_ns = c->idle_ns = c->switches = 0;
+		}
 	}
-	if (rp->nhstats)
+	if (rp->irqs_mixed && rp->nhstats)
 		memset(rp->hstats, 0, rp->nhstats * sizeof(*rp->hstats));
 	rc = evmerge_init(&em, rp, m, false);
 	if (!rc)
@@ -1627,6 +1660,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot start the analysis thread\n", prog);
 		return 1;
 	}
+	rp.early = one_thread;
 	if (evmerge_init(&em, &rp, rp.m, one_thread)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
@@ -1640,7 +1674,7 @@ int main(int argc, char **argv)
 		pthread_join(thread, NULL);
 	}
 	evmerge_free(&em);
-	if (rp.irqs_mixed && replay_irqs(&rp, argv[optind])) {
+	if ((rp.irqs_mixed || rp.switches_mixed) && replay(&rp, argv[optind])) {
 		fprintf(stderr, "%s: %s: cannot read it again: %s\n", prog, argv[optind],
 			strerror(errno));
 		rc = 1;
