@@ -426,7 +426,7 @@ static const uint8_t out_states[16] = {
 };
 
 /* The part of a switch that is its CPU's: busy and idle time, switches. */
-static void cpu_switch(struct cstat *c, const struct ev *e)
+static inline void cpu_switch(struct cstat *c, const struct ev *e)
 {
 	if (!c->seen) {
 		c->seen = true;
@@ -804,7 +804,7 @@ static bool is_irq(const struct ev *e)
  * drop counts). Should a second cursor's name the same CPU, replay() does
  * them all again in time order.
  */
-static void early(struct report *rp, unsigned int cursor, const struct ev *e)
+static inline void early(struct report *rp, unsigned int cursor, const struct ev *e)
 {
 	struct cstat *c = cpu_get(rp, e->cpu);
 	bool irq = is_irq(e);
