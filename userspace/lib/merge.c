@@ -133,7 +133,7 @@ static int scan(struct fxt_merge *m)
 	struct fxt_segment pre = { 0, 0 };	/* records before any provider */
 	struct u64map ids = { NULL, NULL, 0, 0 };
 	long cur = -1;		/* index: m->c moves as it grows */
-	uint64_t off = 0, seg_start = 0, bstart = 0, bend = 0;
+	uint64_t off = 0, seg_start = 0;
 	int rc = 0;
 
 	if (!buf || m->size < 8) {	/* not even a record: file order says it all */
@@ -141,43 +141,48 @@ static int scan(struct fxt_merge *m)
 		return -1;
 	}
 	while (off + 8 <= m->size) {
-		uint64_t h, words;
+		ssize_t n = pread(m->fd, buf, bufsize, (off_t)off);
+		size_t at = 0;	/* in buf */
 
-		if (off < bstart || off + 8 > bend) {
-			ssize_t n = pread(m->fd, buf, bufsize, (off_t)off);
+		if (n < 8)
+			break;	/* the cursors will meet the error */
+		if ((uint64_t)n > m->size - off)
+			n = (ssize_t)(m->size - off);
+		/* The records whose header is in buf: at is all that links them. */
+		while (at + 8 <= (size_t)n) {
+			uint64_t h, words;
 
-			if (n < 8)
-				break;	/* the cursors will meet the error */
-			bstart = off;
-			bend = off + (uint64_t)n;
-		}
-		memcpy(&h, buf + (off - bstart), 8);
-		words = fxt_record_type(h) == FXT_REC_LARGE ? fxt_large_record_words(h) :
-			fxt_record_words(h);
-		if (!words)
-			break;		/* size 0: whoever reads it reports it */
-		if (fxt_record_type(h) == FXT_REC_METADATA &&
-		    (FXT_G(h, 16, 19) == FXT_META_PROVIDER_INFO ||
-		     FXT_G(h, 16, 19) == FXT_META_PROVIDER_SECTION)) {
-			struct cursor *next = cursor_of(m, &ids, (uint32_t)FXT_G(h, 20, 51));
+			memcpy(&h, buf + at, 8);
+			words = fxt_record_words(h);
+			if (fxt_record_type(h) == FXT_REC_LARGE)
+				words = fxt_large_record_words(h);
+			if (!words)
+				goto last;	/* size 0: whoever reads it reports it */
+			if (fxt_record_type(h) == FXT_REC_METADATA &&
+			    (FXT_G(h, 16, 19) == FXT_META_PROVIDER_INFO ||
+			     FXT_G(h, 16, 19) == FXT_META_PROVIDER_SECTION)) {
+				struct cursor *next = cursor_of(m, &ids, (uint32_t)FXT_G(h, 20, 51));
 
-			if (!next) {
-				rc = -1;
-				goto out;
-			}
-			if (cur >= 0) {
-				if (add_segment(&m->c[cur], seg_start, off)) {
+				if (!next) {
 					rc = -1;
 					goto out;
 				}
-			} else {
-				pre.end = off;
+				if (cur >= 0) {
+					if (add_segment(&m->c[cur], seg_start, off + at)) {
+						rc = -1;
+						goto out;
+					}
+				} else {
+					pre.end = off + at;
+				}
+				cur = next - m->c;
+				seg_start = off + at;
 			}
-			cur = next - m->c;
-			seg_start = off;
+			at += words * 8;
 		}
-		off += words * 8;
+		off += at;
 	}
+last:
 	/* The last segment runs to the end of the file (a truncated record too). */
 	if (cur < 0) {
 		if (!cursor_of(m, &ids, 0)) {
