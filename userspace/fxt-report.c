@@ -651,6 +651,8 @@ static inline void saw_ts(struct report *rp, uint64_t ts)
 struct evqueue {
 	unsigned int head, len;
 	bool done;		/* the cursor has no more records */
+	struct fxt_reader *r;	/* the cursor */
+	struct fxt_record *rec;	/* its record being made an event */
 	/*
 	 * Handler ids of interrupt names that are string indices of this
 	 * cursor, by index % HANDLER_CACHE: key is index << 1 | soft, 0 for
@@ -859,17 +861,16 @@ static void keep_order(struct evmerge *em, struct evqueue *q, unsigned int nirq,
 static bool refill(struct evmerge *em, unsigned int i)
 {
 	struct evqueue *q = &em->q[i];
-	struct fxt_reader *from;
+	const struct fxt_record *rec = q->rec;
 	unsigned int n = 0, nirq = 0;	/* events decoded, interrupts left out */
 	uint64_t prev = 0;
 	bool sorted = true;
 
 	q->head = q->len = 0;
 	while (n < QUEUE_EVENTS && !q->done) {
-		const struct fxt_record *rec = fxt_merge_cursor_next(em->m, i, &from);
 		struct ev *e = &q->ev[q->len];
 
-		if (!rec) {
+		if (fxt_reader_next(q->r, q->rec) <= 0) {
 			q->done = true;
 			break;
 		}
@@ -940,7 +941,7 @@ static int evmerge_init(struct evmerge *em, struct report *rp, struct fxt_merge 
 	em->m = m;
 	em->early = early;
 	em->n = fxt_merge_cursors(m);
-	em->q = malloc(em->n * sizeof(*em->q));
+	em->q = calloc(em->n, sizeof(*em->q));
 	em->keys = malloc((em->n > SCAN_QUEUES ? em->n : SCAN_QUEUES) * sizeof(*em->keys));
 	em->heap = malloc(em->n * sizeof(*em->heap));
 	if (!em->q || !em->keys || !em->heap)
@@ -948,8 +949,12 @@ static int evmerge_init(struct evmerge *em, struct report *rp, struct fxt_merge 
 	for (i = em->n; i < SCAN_QUEUES; i++)
 		em->keys[i] = UINT64_MAX;
 	for (i = 0; i < em->n; i++) {
-		em->q[i].done = false;
-		memset(em->q[i].handler, 0, sizeof(em->q[i].handler));
+		em->q[i].r = fxt_merge_cursor(m, i);
+		em->q[i].rec = malloc(sizeof(*em->q[i].rec));
+		if (!em->q[i].rec)
+			return -1;
+	}
+	for (i = 0; i < em->n; i++) {
 		if (refill(em, (unsigned int)i))
 			em->heap[em->nheap++] = (unsigned int)i;
 	}
@@ -961,6 +966,10 @@ static int evmerge_init(struct evmerge *em, struct report *rp, struct fxt_merge 
 
 static void evmerge_free(struct evmerge *em)
 {
+	size_t i;
+
+	for (i = 0; em->q && i < em->n; i++)
+		free(em->q[i].rec);
 	free(em->q);
 	free(em->keys);
 	free(em->heap);

@@ -68,7 +68,6 @@ struct fxt_merge {
 	bool ordered;		/* else one cursor in file order: not seekable, */
 				/* or too many providers */
 	int status;
-	uint64_t records, bytes;
 };
 
 /* ------------------------------------------------------------------ */
@@ -340,7 +339,6 @@ static int scan_next(struct fxt_merge *m)
 
 const struct fxt_record *fxt_merge_next(struct fxt_merge *m, struct fxt_reader **from)
 {
-	const struct fxt_record *rec;
 	unsigned int top;
 
 	if (!m->ordered) {
@@ -352,8 +350,7 @@ const struct fxt_record *fxt_merge_next(struct fxt_merge *m, struct fxt_reader *
 			return NULL;
 		}
 		*from = m->c[0].r;
-		rec = m->c[0].rec;
-		goto out;
+		return m->c[0].rec;
 	}
 	if (!m->started && start(m)) {
 		m->status = -1;
@@ -381,11 +378,7 @@ const struct fxt_record *fxt_merge_next(struct fxt_merge *m, struct fxt_reader *
 		top = m->heap[0];
 	}
 	*from = m->c[top].r;
-	rec = m->c[top].rec;
-out:
-	m->records++;
-	m->bytes += rec->nwords * 8;
-	return rec;
+	return m->c[top].rec;
 }
 
 size_t fxt_merge_cursors(const struct fxt_merge *m)
@@ -393,21 +386,9 @@ size_t fxt_merge_cursors(const struct fxt_merge *m)
 	return m->n;
 }
 
-const struct fxt_record *fxt_merge_cursor_next(struct fxt_merge *m, size_t i,
-					       struct fxt_reader **from)
+struct fxt_reader *fxt_merge_cursor(const struct fxt_merge *m, size_t i)
 {
-	struct cursor *c = &m->c[i];
-	int n = fxt_reader_next(c->r, c->rec);
-
-	if (n <= 0) {
-		if (n < 0)
-			m->status = -1;
-		return NULL;
-	}
-	*from = c->r;
-	m->records++;
-	m->bytes += c->rec->nwords * 8;
-	return c->rec;
+	return m->c[i].r;
 }
 
 /* ------------------------------------------------------------------ */
@@ -525,17 +506,32 @@ bool fxt_merge_ordered(const struct fxt_merge *m)
 
 int fxt_merge_status(const struct fxt_merge *m)
 {
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (fxt_reader_failed(m->c[i].r))
+			return -1;
 	return m->status;
 }
 
 uint64_t fxt_merge_records(const struct fxt_merge *m)
 {
-	return m->records;
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		n += fxt_reader_records(m->c[i].r);
+	return n;
 }
 
 uint64_t fxt_merge_bytes(const struct fxt_merge *m)
 {
-	return m->bytes;
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		n += fxt_reader_bytes(m->c[i].r);
+	return n;
 }
 
 uint64_t fxt_merge_size(const struct fxt_merge *m)

@@ -120,7 +120,7 @@ struct fxt_reader {
 	size_t nsegs, seg;
 	uint64_t file_pos;
 
-	uint64_t nrecords;
+	uint64_t nrecords, nbytes;	/* records read, and their size */
 };
 
 static int buffer_alloc(struct fxt_reader *r);
@@ -1378,6 +1378,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 			rec->flags = FXT_RF_NO_PAYLOAD;
 			rec->provider = r->cur->id;
 			r->nrecords++;
+			r->nbytes += bytes;
 			return 1;
 		}
 	}
@@ -1385,6 +1386,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 	rec->provider = r->cur->id;
 	r->pos += (size_t)bytes;
 	r->nrecords++;
+	r->nbytes += bytes;
 	decode(r, rec);
 	rec->ts_ns = rec->ts ? ticks_to_ns(r, rec->ts) : 0;
 	return 1;
@@ -1455,6 +1457,11 @@ struct fxt_reader *fxt_reader_open_segments(int fd, const struct fxt_segment *se
 void fxt_reader_share_kobjs(struct fxt_reader *r, struct fxt_reader *owner)
 {
 	r->kt = owner->kt;
+}
+
+bool fxt_reader_failed(const struct fxt_reader *r)
+{
+	return r->stopped && r->end_rc < 0;
 }
 
 struct fxt_reader *fxt_reader_open(const char *path)
@@ -1588,6 +1595,11 @@ uint64_t fxt_reader_diag_count_id(const struct fxt_reader *r, enum fxt_diag_id i
 uint64_t fxt_reader_records(const struct fxt_reader *r)
 {
 	return r->nrecords;
+}
+
+uint64_t fxt_reader_bytes(const struct fxt_reader *r)
+{
+	return r->nbytes;
 }
 
 uint32_t fxt_reader_provider(const struct fxt_reader *r)
