@@ -518,30 +518,30 @@ static inline struct fxt_str get_str(struct cur *c, uint16_t ref, const char *wh
 	return get_str_slow(c, ref, what);
 }
 
-static inline struct fxt_thread get_thread(struct cur *c, uint8_t ref)
+/* Thread ref into *t: inline koids, or an index of the provider's table. */
+static inline void get_thread(struct cur *c, uint8_t ref, struct fxt_thread *t)
 {
-	struct fxt_thread t = { ref, true, 0, 0 };
-
+	t->ref = ref;
+	t->defined = true;
 	if (!ref) {
 		if (need(c, 2, "inline thread koids")) {
-			t.pid = c->p[0];
-			t.tid = c->p[1];
+			t->pid = c->p[0];
+			t->tid = c->p[1];
 			c->p += 2;
-		} else {
-			t.defined = false;
+			return;
 		}
 	} else {
 		const struct thread_slot *s = &c->prov->threads[ref];
 
-		if (s->defined) {
-			t.pid = s->pid;
-			t.tid = s->tid;
-		} else {
-			t.defined = false;
-			REPORT(c, THREAD_UNDEFINED, "%u", ref);
+		if (likely(s->defined)) {
+			t->pid = s->pid;
+			t->tid = s->tid;
+			return;
 		}
+		REPORT(c, THREAD_UNDEFINED, "%u", ref);
 	}
-	return t;
+	t->defined = false;
+	t->pid = t->tid = 0;
 }
 
 static inline void reserved(struct cur *c, uint64_t word, unsigned int lo, unsigned int hi,
@@ -890,7 +890,7 @@ static void decode_event(struct cur *c, uint64_t h)
 		return;
 	}
 	rec->ts = take(c, "timestamp");
-	rec->u.event.thread = get_thread(c, (uint8_t)FXT_G(h, 24, 31));
+	get_thread(c, (uint8_t)FXT_G(h, 24, 31), &rec->u.event.thread);
 	rec->u.event.category = get_str(c, (uint16_t)FXT_G(h, 32, 47), "category");
 	rec->u.event.name = get_str(c, (uint16_t)FXT_G(h, 48, 63), "event name");
 	if ((c->r->skip_args & FXT_SKIP_SPAN_ARGS) &&
@@ -928,8 +928,8 @@ static void decode_sched(struct cur *c, uint64_t h)
 		rec->u.sw.out_prio = (uint8_t)FXT_G(h, 44, 51);
 		rec->u.sw.in_prio = (uint8_t)FXT_G(h, 52, 59);
 		rec->ts = take(c, "timestamp");
-		rec->u.sw.out = get_thread(c, (uint8_t)FXT_G(h, 28, 35));
-		rec->u.sw.in = get_thread(c, (uint8_t)FXT_G(h, 36, 43));
+		get_thread(c, (uint8_t)FXT_G(h, 28, 35), &rec->u.sw.out);
+		get_thread(c, (uint8_t)FXT_G(h, 36, 43), &rec->u.sw.in);
 		rec->nargs = 0;
 		break;
 	case FXT_SCHED_CONTEXT_SWITCH_V2:
@@ -1015,7 +1015,7 @@ static void decode_large(struct cur *c, uint64_t h)
 	if (format == FXT_LARGE_BLOB_WITH_METADATA) {
 		check_provider(c);
 		rec->ts = take(c, "timestamp");
-		rec->u.lblob.thread = get_thread(c, (uint8_t)FXT_G(f, 36, 43));
+		get_thread(c, (uint8_t)FXT_G(f, 36, 43), &rec->u.lblob.thread);
 		get_args(c, (unsigned int)FXT_G(f, 32, 35));
 	}
 	size = take(c, "blob size");
@@ -1039,7 +1039,7 @@ static void decode(struct fxt_reader *r, struct fxt_record *rec)
 	struct cur c = { r, r->cur, rec, rec->words + 1, rec->words + rec->nwords, -1, false };
 	uint64_t h = rec->words[0];
 
-	switch (rec->type) {
+	switch (fxt_record_type(h)) {	/* rec->type, known to be below 16 */
 	case FXT_REC_METADATA:
 		decode_metadata(&c, h);
 		break;
@@ -1157,7 +1157,7 @@ static void decode(struct fxt_reader *r, struct fxt_record *rec)
 		reserved(&c, h, 40, 63, "log record");
 		check_provider(&c);
 		rec->ts = take(&c, "timestamp");
-		rec->u.log.thread = get_thread(&c, (uint8_t)FXT_G(h, 32, 39));
+		get_thread(&c, (uint8_t)FXT_G(h, 32, 39), &rec->u.log.thread);
 		rec->u.log.msg.ref = 0;
 		rec->u.log.msg.len = (uint16_t)len;
 		rec->u.log.msg.data = take_stream(&c, len, "log message");
