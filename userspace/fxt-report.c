@@ -601,11 +601,6 @@ static inline void apply(struct report *rp, const struct ev *e)
 	}
 }
 
-/*
- * Apply a block of events in two passes: first find every thread's state
- * index and prefetch its line (the lookups are independent, so their cache
- * misses overlap), then apply the events in order.
- */
 /* Find (or create) the state of the event's threads: e->out_idx, e->in_idx. */
 static inline void resolve(struct report *rp, struct ev *e)
 {
@@ -620,6 +615,11 @@ static inline void resolve(struct report *rp, struct ev *e)
 	}
 }
 
+/*
+ * Apply a block of events in two passes: first find every thread's state
+ * index and prefetch its line (the lookups are independent, so their cache
+ * misses overlap), then apply the events in order.
+ */
 static void apply_block(struct report *rp, struct ev *blk, unsigned int n)
 {
 	unsigned int i;
@@ -776,8 +776,8 @@ static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_re
 struct evmerge {
 	struct report *rp;
 	struct fxt_merge *m;
-	bool early;		/* one thread: resolve threads, apply interrupts */
-				/* as events are queued */
+	bool early;		/* one thread: resolve threads and apply per-CPU */
+				/* parts (early()) as events are queued */
 	size_t n;
 	struct evqueue *q;
 	uint64_t *keys;		/* ts of each queue's head, UINT64_MAX when empty */
@@ -1039,7 +1039,6 @@ static inline const struct ev *next_event(struct evmerge *em)
 	em->top = best;
 	return &em->q[best].ev[em->q[best].head];
 }
-
 
 /* ------------------------------------------------------------------ */
 /* Pipeline: reading and decoding run on the main thread, the analysis */
