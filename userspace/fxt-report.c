@@ -13,7 +13,9 @@
  *
  * Memory is per thread, per CPU and per handler name; records stream
  * through libfxt's merge (lib/merge.c: a first pass over the record
- * headers of the whole file, then each record decoded once).
+ * headers of the whole file, then each record decoded once; once more
+ * only when two providers hold interrupts or switches of the same CPU,
+ * see early()).
  */
 #include <errno.h>
 #include <getopt.h>
