@@ -13,7 +13,9 @@
  *
  * Memory is per thread, per CPU and per handler name; records stream
  * through libfxt's merge (lib/merge.c: a first pass over the record
- * headers of the whole file, then each record decoded once).
+ * headers of the whole file, then each record decoded once; once more
+ * only when two providers hold interrupts or switches of the same CPU,
+ * see early()).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -84,15 +86,18 @@ enum tstate {
 	T_DEAD,
 };
 
-/* What every switch and wakeup touches: one cache line per thread. */
+/*
+ * What every switch and wakeup touches: one cache line per thread. A
+ * thread is T_WOKEN from a wakeup until it is switched in or out: since
+ * is the time of that wakeup.
+ */
 struct tstat {
 	uint64_t since;		/* ns: entered state */
-	uint64_t wake_ts;	/* ns: pending wakeup */
 	uint64_t run_ns, wait_ns, wait_max;
 	uint64_t pid;
+	struct hist *delays;	/* allocated at the first sample */
 	uint32_t switches, preempts, wakeups;
 	uint8_t state;		/* enum tstate */
-	bool has_wake;
 } __attribute__((aligned(64)));
 
 struct irqframe {
@@ -111,6 +116,8 @@ struct cstat {
 	uint64_t switches, dropped;
 	bool dropped_seen;
 	unsigned int depth;
+	uint32_t irq_from;	/* one thread: 1 + the cursor of its first interrupt */
+	uint32_t switch_from;	/* and of its first switch */
 	struct irqframe stack[IRQ_STACK];
 };
 
@@ -147,13 +154,11 @@ struct report {
 	size_t nhandlers, hcap;
 	uint32_t *hslot;	/* hash of handlers: index + 1, 0 empty */
 	size_t hslots;
-	uint64_t first_ns, last_ns;
-	bool any_ts;
+	uint64_t first_ns, last_ns;	/* UINT64_MAX and 0 until a timestamp */
 
 	/* analysis side */
 	_Alignas(64) struct tstat *threads;	/* hot state, 64-byte aligned */
 	uint64_t *tids;		/* by the same index: cold */
-	struct hist **delays;	/* by the same index, allocated at first sample */
 	size_t nthreads, tcap;
 	uint32_t *direct[DIRECT_TIDS / DIRECT_CHUNK];	/* tid -> index + 1 */
 	struct u64map tmap;		/* other koids -> index */
@@ -162,6 +167,9 @@ struct report {
 	struct hstat *hstats;	/* by handler id */
 	size_t nhstats;
 	uint64_t switches, wakeups;
+	bool early;		/* one thread: per-CPU parts applied when decoded */
+	bool irqs_mixed;	/* a CPU's interrupts came from two cursors */
+	bool switches_mixed;	/* a CPU's switches came from two cursors */
 	struct pending pending[DELAY_LINE];	/* histogram samples on their way */
 	unsigned int pend_head;
 	char pad[64];
@@ -178,14 +186,10 @@ static uint32_t thread_new(struct report *rp, uint64_t tid)
 		size_t n = rp->tcap ? rp->tcap * 2 : 64;
 		struct tstat *nt = aligned_alloc(64, n * sizeof(*nt));
 		uint64_t *tids = realloc(rp->tids, n * sizeof(*tids));
-		struct hist **d;
 
 		if (tids)
 			rp->tids = tids;
-		d = realloc(rp->delays, n * sizeof(*d));
-		if (d)
-			rp->delays = d;
-		if (!nt || !tids || !d) {
+		if (!nt || !tids) {
 			free(nt);
 			return NO_THREAD;
 		}
@@ -210,7 +214,6 @@ static uint32_t thread_new(struct report *rp, uint64_t tid)
 	memset(t, 0, sizeof(*t));
 	t->pid = tid;
 	rp->tids[rp->nthreads] = tid;
-	rp->delays[rp->nthreads] = NULL;
 	return (uint32_t)rp->nthreads++;
 }
 
@@ -336,7 +339,10 @@ static int handler_get(struct report *rp, bool soft, struct fxt_str name)
 /* Events: the reading thread turns records into struct ev, the         */
 /* analysis thread applies them (see "Pipeline" below).                 */
 
-enum ev_kind { EV_SWITCH, EV_WAKEUP, EV_IRQ_BEGIN, EV_IRQ_END, EV_DROP };
+enum ev_kind {
+	EV_SWITCH, EV_WAKEUP, EV_IRQ_BEGIN, EV_IRQ_END, EV_DROP,
+	EV_MARK,	/* only a place in the time order (see keep_order()) */
+};
 
 #define EVF_OUT		(1u << 0)	/* outgoing thread known */
 #define EVF_IN		(1u << 1)	/* incoming thread known */
@@ -398,75 +404,95 @@ static void cpu_account(struct cstat *c, uint64_t ts)
 	c->since = ts;
 }
 
+/*
+ * cond ? a : b and cond ? v : 0, computed: for conditions that are true or
+ * false at random, where GCC may still turn ?: into a branch.
+ */
+static inline unsigned int select_if(bool cond, unsigned int a, unsigned int b)
+{
+	return b ^ ((a ^ b) & -(unsigned int)cond);
+}
+
+static inline uint64_t only_if(bool cond, uint64_t v)
+{
+	return v & -(uint64_t)cond;
+}
+
+/* The state a thread switched out in (FXT_THREAD_*) leaves it in. */
+static const uint8_t out_states[16] = {
+	T_PREEMPTED, T_PREEMPTED,		/* new (preempted), running */
+	T_SLEEPING, T_SLEEPING, T_SLEEPING,	/* suspended, blocked, dying */
+	T_DEAD,
+	T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING,	/* undefined */
+	T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING,
+};
+
+/* The part of a switch that is its CPU's: busy and idle time, switches. */
+static inline void cpu_switch(struct cstat *c, const struct ev *e)
+{
+	if (!c->seen) {
+		c->seen = true;
+		c->first = e->ts;
+	}
+	cpu_account(c, e->ts);
+	c->switches++;
+	c->cur_valid = e->flags & EVF_IN;
+	c->cur_tid = e->in_tid;
+}
+
 static void on_switch(struct report *rp, const struct ev *e)
 {
-	struct cstat *c = cpu_get(rp, e->cpu);
 	uint64_t ts = e->ts;
 	struct tstat *t;
 
 	rp->switches++;
-	if (c) {
-		if (!c->seen) {
-			c->seen = true;
-			c->first = ts;
-		}
-		cpu_account(c, ts);
-		c->switches++;
-		c->cur_valid = e->flags & EVF_IN;
-		c->cur_tid = e->in_tid;
+	if (!rp->early) {
+		struct cstat *c = cpu_get(rp, e->cpu);
+
+		if (c)
+			cpu_switch(c, e);
 	}
+	/*
+	 * The outgoing state and the time a thread was running or waiting
+	 * vary from switch to switch: no branches on them (a mispredicted
+	 * branch costs more than the arithmetic).
+	 */
 	if (e->out_idx != NO_THREAD) {
+		uint8_t state = out_states[e->out_state & 15];
+		uint64_t ran;
+
 		t = &rp->threads[e->out_idx];
-		{
-			if (e->flags & EVF_PIDS)
-				t->pid = e->out_pid;
-			if (t->state == T_RUNNING && ts >= t->since)
-				t->run_ns += ts - t->since;
-			switch (e->out_state) {
-			case FXT_THREAD_NEW:
-			case FXT_THREAD_RUNNING:
-				t->state = T_PREEMPTED;
-				t->preempts++;
-				break;
-			case FXT_THREAD_DEAD:
-				t->state = T_DEAD;
-				break;
-			default:
-				t->state = T_SLEEPING;
-				break;
-			}
-			t->since = ts;
-			t->has_wake = false;
-		}
+		if (e->flags & EVF_PIDS)
+			t->pid = e->out_pid;
+		ran = only_if(t->state == T_RUNNING && ts >= t->since, ts - t->since);
+		t->run_ns += ran;
+		t->preempts += state == T_PREEMPTED;
+		t->state = state;
+		t->since = ts;
 	}
 	if (e->in_idx != NO_THREAD) {
+		uint64_t waited;
+
 		t = &rp->threads[e->in_idx];
-		{
-			if (e->flags & EVF_PIDS)
-				t->pid = e->in_pid;
-			if (t->state == T_PREEMPTED && ts >= t->since) {
-				uint64_t d = ts - t->since;
+		if (e->flags & EVF_PIDS)
+			t->pid = e->in_pid;
+		waited = only_if(t->state == T_PREEMPTED && ts >= t->since, ts - t->since);
+		t->wait_ns += waited;
+		t->wait_max = waited > t->wait_max ? waited : t->wait_max;
+		if (t->state == T_WOKEN && ts >= t->since) {
+			struct hist **d = &t->delays;
 
-				t->wait_ns += d;
-				if (d > t->wait_max)
-					t->wait_max = d;
-			}
-			if (t->has_wake && ts >= t->wake_ts) {
-				struct hist **d = &rp->delays[t - rp->threads];
-
-				if (!*d) {
-					*d = malloc(sizeof(**d));
-					if (*d)
-						hist_init(*d);
-				}
+			if (!*d) {
+				*d = malloc(sizeof(**d));
 				if (*d)
-					delay_sample(rp, *d, ts - t->wake_ts);
+					hist_init(*d);
 			}
-			t->has_wake = false;
-			t->state = T_RUNNING;
-			t->since = ts;
-			t->switches++;
+			if (*d)
+				delay_sample(rp, *d, ts - t->since);
 		}
+		t->state = T_RUNNING;
+		t->since = ts;
+		t->switches++;
 	}
 }
 
@@ -479,12 +505,10 @@ static void on_wakeup(struct report *rp, const struct ev *e)
 		return;
 	t = &rp->threads[e->out_idx];
 	t->wakeups++;
-	if (t->state == T_RUNNING || t->state == T_PREEMPTED || t->has_wake)
+	if (t->state == T_RUNNING || t->state == T_PREEMPTED || t->state == T_WOKEN)
 		return;
 	t->state = T_WOKEN;
 	t->since = e->ts;
-	t->wake_ts = e->ts;
-	t->has_wake = true;
 }
 
 /* s equals the literal lit (compared inline: the length is a constant). */
@@ -518,12 +542,8 @@ static void irq_close(struct report *rp, struct cstat *c, uint64_t ts)
 		c->stack[c->depth - 1].child_ns += dur;
 }
 
-static void on_irq(struct report *rp, const struct ev *e)
+static void on_irq(struct report *rp, struct cstat *c, const struct ev *e)
 {
-	struct cstat *c = cpu_get(rp, e->cpu);
-
-	if (!c)
-		return;
 	if (e->kind == EV_IRQ_BEGIN) {
 		if (c->depth < IRQ_STACK) {
 			struct irqframe *f = &c->stack[c->depth];
@@ -552,7 +572,7 @@ static void on_irq(struct report *rp, const struct ev *e)
 	}
 }
 
-static void apply(struct report *rp, const struct ev *e)
+static inline void apply(struct report *rp, const struct ev *e)
 {
 	switch (e->kind) {
 	case EV_SWITCH:
@@ -562,9 +582,13 @@ static void apply(struct report *rp, const struct ev *e)
 		on_wakeup(rp, e);
 		break;
 	case EV_IRQ_BEGIN:
-	case EV_IRQ_END:
-		on_irq(rp, e);
+	case EV_IRQ_END: {
+		struct cstat *c = cpu_get(rp, e->cpu);
+
+		if (c)
+			on_irq(rp, c, e);
 		break;
+	}
 	case EV_DROP: {
 		struct cstat *c = cpu_get(rp, e->cpu);
 
@@ -574,6 +598,22 @@ static void apply(struct report *rp, const struct ev *e)
 		}
 		break;
 	}
+	case EV_MARK:
+		break;
+	}
+}
+
+/* Find (or create) the state of the event's threads: e->out_idx, e->in_idx. */
+static inline void resolve(struct report *rp, struct ev *e)
+{
+	e->out_idx = e->in_idx = NO_THREAD;
+	if (e->kind == EV_SWITCH) {
+		if ((e->flags & EVF_OUT) && e->out_tid)
+			e->out_idx = thread_index(rp, e->out_tid);
+		if ((e->flags & EVF_IN) && e->in_tid)
+			e->in_idx = thread_index(rp, e->in_tid);
+	} else if (e->kind == EV_WAKEUP && e->out_tid) {
+		e->out_idx = thread_index(rp, e->out_tid);
 	}
 }
 
@@ -589,17 +629,7 @@ static void apply_block(struct report *rp, struct ev *blk, unsigned int n)
 	for (i = 0; i < n; i++) {
 		struct ev *e = &blk[i];
 
-		e->out_idx = e->in_idx = NO_THREAD;
-		if (e->kind == EV_SWITCH) {
-			if ((e->flags & EVF_OUT) && e->out_tid)
-				e->out_idx = thread_index(rp, e->out_tid);
-			if ((e->flags & EVF_IN) && e->in_tid)
-				e->in_idx = thread_index(rp, e->in_tid);
-		} else if (e->kind == EV_WAKEUP && e->out_tid) {
-			e->out_idx = thread_index(rp, e->out_tid);
-		} else {
-			continue;
-		}
+		resolve(rp, e);
 		if (e->out_idx != NO_THREAD)
 			__builtin_prefetch(&rp->threads[e->out_idx], 1);
 		if (e->in_idx != NO_THREAD)
@@ -610,17 +640,66 @@ static void apply_block(struct report *rp, struct ev *blk, unsigned int n)
 }
 
 /* The time span covers every timestamped record (reading side). */
-static void saw_ts(struct report *rp, uint64_t ts)
+static inline void saw_ts(struct report *rp, uint64_t ts)
 {
-	if (!rp->any_ts || ts < rp->first_ns)
-		rp->first_ns = ts;
-	if (!rp->any_ts || ts > rp->last_ns)
-		rp->last_ns = ts;
-	rp->any_ts = true;
+	rp->first_ns = ts < rp->first_ns ? ts : rp->first_ns;
+	rp->last_ns = ts > rp->last_ns ? ts : rp->last_ns;
 }
 
-/* The reading side: the event a record stands for, if any. */
-static bool make_event(struct report *rp, const struct fxt_record *rec, struct ev *e)
+#define QUEUE_EVENTS	256
+#define HANDLER_CACHE	64
+
+/* Events decoded ahead from one provider's cursor (see "Time order"). */
+struct evqueue {
+	unsigned int head, len;
+	bool done;		/* the cursor has no more records */
+	struct fxt_reader *r;	/* the cursor */
+	struct fxt_record *rec;	/* its record being made an event */
+	/*
+	 * Handler ids of interrupt names that are string indices of this
+	 * cursor, by index % HANDLER_CACHE: key is index << 1 | soft, 0 for
+	 * none. An index means the same name until a string record
+	 * redefines it or a provider record changes the string table.
+	 */
+	struct {
+		uint16_t key;
+		uint32_t id;
+	} handler[HANDLER_CACHE];
+	struct ev ev[QUEUE_EVENTS];
+};
+
+/* The handler of an interrupt name read from q's cursor: UINT32_MAX if none. */
+static uint32_t handler_of(struct report *rp, struct evqueue *q, bool soft,
+			   struct fxt_str name)
+{
+	uint16_t key = (uint16_t)(name.ref << 1 | soft);
+	unsigned int slot = name.ref % HANDLER_CACHE;
+	int h;
+
+	if (name.ref && !(name.ref & FXT_STRING_REF_INLINE) && q->handler[slot].key == key)
+		return q->handler[slot].id;
+	h = handler_get(rp, soft, name);
+	if (h < 0)
+		return UINT32_MAX;
+	if (name.ref && !(name.ref & FXT_STRING_REF_INLINE)) {
+		q->handler[slot].key = key;
+		q->handler[slot].id = (uint32_t)h;
+	}
+	return (uint32_t)h;
+}
+
+/* What a record read from q's cursor changes in its handler cache. */
+static void handler_forget(struct evqueue *q, const struct fxt_record *rec)
+{
+	if (rec->type == FXT_REC_STRING && rec->words)
+		q->handler[FXT_G(rec->words[0], 16, 30) % HANDLER_CACHE].key = 0;
+	else if (rec->type == FXT_REC_STRING || rec->type == FXT_REC_METADATA)
+		memset(q->handler, 0, sizeof(q->handler));
+}
+
+/* The reading side: the event a record of q's cursor stands for, if any. */
+static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_record *rec,
+		       struct ev *e)
 {
 	const struct fxt_thread *th;
 	uint64_t ts;
@@ -680,10 +759,8 @@ static bool make_event(struct report *rp, const struct fxt_record *rec, struct e
 	else
 		return false;
 	if (rec->subtype == FXT_EVENT_DURATION_BEGIN) {
-		int h = handler_get(rp, e->flags & EVF_SOFT, rec->u.event.name);
-
 		e->kind = EV_IRQ_BEGIN;
-		e->handler = h < 0 ? UINT32_MAX : (uint32_t)h;
+		e->handler = handler_of(rp, q, e->flags & EVF_SOFT, rec->u.event.name);
 	} else {
 		e->kind = EV_IRQ_END;
 	}
@@ -696,44 +773,138 @@ static bool make_event(struct report *rp, const struct fxt_record *rec, struct e
 /* Only events need ordering: names and strings are resolved as each    */
 /* cursor decodes, and the report reads kernel object names at the end. */
 
-#define QUEUE_EVENTS	256
 #define SCAN_QUEUES	8	/* more: a heap */
-
-struct evqueue {
-	unsigned int head, len;
-	bool done;		/* the cursor has no more records */
-	struct ev ev[QUEUE_EVENTS];
-};
 
 struct evmerge {
 	struct report *rp;
+	struct fxt_merge *m;
+	bool early;		/* one thread: resolve threads and apply per-CPU */
+				/* parts (early()) as events are queued */
 	size_t n;
 	struct evqueue *q;
 	uint64_t *keys;		/* ts of each queue's head, UINT64_MAX when empty */
+				/* (at least SCAN_QUEUES, the extra ones UINT64_MAX) */
 	unsigned int *heap;	/* more than SCAN_QUEUES: queues with events */
 	size_t nheap;
 	unsigned int top;	/* queue of the event handed out last */
+	/* refill(), early: interrupts left out, where and when */
+	unsigned int irq_at[QUEUE_EVENTS];
+	uint64_t irq_ts[QUEUE_EVENTS];
 };
+
+static bool is_irq(const struct ev *e)
+{
+	return e->kind == EV_IRQ_BEGIN || e->kind == EV_IRQ_END;
+}
+
+/*
+ * Per-CPU parts, on one thread. An interrupt event only touches its CPU's
+ * interrupt state and the sums of its handler, which do not depend on
+ * order; a switch, besides its threads, its CPU's busy and idle time. When
+ * all of a CPU's interrupts (switches) come from one cursor, as fxt-collect
+ * writes them (CPU c's in provider c), that cursor's order is their time
+ * order: they are applied as decoded instead of through the merge, and the
+ * merge only carries what needs it (switches for their threads, wakeups,
+ * drop counts). Should a second cursor's name the same CPU, replay() does
+ * them all again in time order.
+ */
+static inline void early(struct report *rp, unsigned int cursor, const struct ev *e)
+{
+	struct cstat *c = cpu_get(rp, e->cpu);
+	bool irq = is_irq(e);
+	uint32_t *from;
+
+	if (!c)
+		return;
+	from = irq ? &c->irq_from : &c->switch_from;
+	if (!*from)
+		*from = cursor + 1;
+	else if (*from != cursor + 1)
+		*(irq ? &rp->irqs_mixed : &rp->switches_mixed) = true;
+	if (irq)
+		on_irq(rp, c, e);
+	else
+		cpu_switch(c, e);
+}
+
+/*
+ * The interrupts left out of q in refill() still count. The queue must run
+ * dry when the last event decoded into it is handed out, as if they were
+ * there: that is when the cursor decodes on, which decides the kernel
+ * object names the report shows (the last decoded) and the order of the
+ * defects reported. And when timestamps go back within the batch, an event
+ * left out may hold back the events after it. So: a mark with the time of
+ * the last event when that was an interrupt; all of them put back in place
+ * when the batch is not in time order (the rest of the time, leaving out
+ * earlier events changes nothing: the queue's others come out when they
+ * would have).
+ */
+static void keep_order(struct evmerge *em, struct evqueue *q, unsigned int nirq, bool sorted)
+{
+	unsigned int src = q->len, dst = q->len + nirq, k = nirq;
+
+	if (sorted) {
+		if (em->irq_at[nirq - 1] == q->len) {
+			q->ev[q->len].kind = EV_MARK;
+			q->ev[q->len++].ts = em->irq_ts[nirq - 1];
+		}
+		return;
+	}
+	while (k--) {
+		while (src > em->irq_at[k])
+			q->ev[--dst] = q->ev[--src];
+		q->ev[--dst].kind = EV_MARK;
+		q->ev[dst].ts = em->irq_ts[k];
+	}
+	q->len += nirq;
+}
 
 /* Decode cursor i's next records into its queue; false when none are left. */
 static bool refill(struct evmerge *em, unsigned int i)
 {
 	struct evqueue *q = &em->q[i];
-	struct fxt_reader *from;
+	const struct fxt_record *rec = q->rec;
+	unsigned int n = 0, nirq = 0;	/* events decoded, interrupts left out */
+	uint64_t prev = 0;
+	bool sorted = true;
 
 	q->head = q->len = 0;
-	while (q->len < QUEUE_EVENTS && !q->done) {
-		const struct fxt_record *rec = fxt_merge_cursor_next(em->rp->m, i, &from);
+	while (n < QUEUE_EVENTS && !q->done) {
+		struct ev *e = &q->ev[q->len];
 
-		if (!rec) {
+		if (fxt_reader_next(q->r, q->rec) <= 0) {
 			q->done = true;
 			break;
 		}
+		handler_forget(q, rec);
 		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
 			continue;
-		if (make_event(em->rp, rec, &q->ev[q->len]))
-			q->len++;
+		if (!make_event(em->rp, q, rec, e))
+			continue;
+		n++;
+		if (em->early) {
+			sorted &= e->ts >= prev;
+			prev = e->ts;
+			if (is_irq(e)) {
+				early(em->rp, i, e);
+				em->irq_at[nirq] = q->len;
+				em->irq_ts[nirq++] = e->ts;
+				continue;
+			}
+			/*
+			 * Which index a thread's state gets does not matter
+			 * to the report: look states up here, next to the
+			 * decoding, rather than in time order.
+			 */
+			resolve(em->rp, e);
+			if (e->kind == EV_SWITCH)
+				early(em->rp, i, e);
+		}
+		q->len++;
 	}
+	if (nirq)
+		keep_order(em, q, nirq, sorted);
+	progress_update(&pg, fxt_merge_bytes(em->m));
 	em->keys[i] = q->len ? q->ev[0].ts : UINT64_MAX;
 	return q->len != 0;
 }
@@ -762,20 +933,30 @@ static void qsift(struct evmerge *em, size_t i)
 	}
 }
 
-static int evmerge_init(struct evmerge *em, struct report *rp)
+static int evmerge_init(struct evmerge *em, struct report *rp, struct fxt_merge *m,
+			bool early)
 {
 	size_t i;
 
 	memset(em, 0, sizeof(*em));
 	em->rp = rp;
-	em->n = fxt_merge_cursors(rp->m);
-	em->q = malloc(em->n * sizeof(*em->q));
-	em->keys = malloc(em->n * sizeof(*em->keys));
+	em->m = m;
+	em->early = early;
+	em->n = fxt_merge_cursors(m);
+	em->q = calloc(em->n, sizeof(*em->q));
+	em->keys = malloc((em->n > SCAN_QUEUES ? em->n : SCAN_QUEUES) * sizeof(*em->keys));
 	em->heap = malloc(em->n * sizeof(*em->heap));
 	if (!em->q || !em->keys || !em->heap)
 		return -1;
+	for (i = em->n; i < SCAN_QUEUES; i++)
+		em->keys[i] = UINT64_MAX;
 	for (i = 0; i < em->n; i++) {
-		em->q[i].done = false;
+		em->q[i].r = fxt_merge_cursor(m, i);
+		em->q[i].rec = malloc(sizeof(*em->q[i].rec));
+		if (!em->q[i].rec)
+			return -1;
+	}
+	for (i = 0; i < em->n; i++) {
 		if (refill(em, (unsigned int)i))
 			em->heap[em->nheap++] = (unsigned int)i;
 	}
@@ -787,16 +968,31 @@ static int evmerge_init(struct evmerge *em, struct report *rp)
 
 static void evmerge_free(struct evmerge *em)
 {
+	size_t i;
+
+	for (i = 0; em->q && i < em->n; i++)
+		free(em->q[i].rec);
 	free(em->q);
 	free(em->keys);
 	free(em->heap);
 }
 
-/* The next event in time order, NULL at the end. */
-static const struct ev *next_event(struct evmerge *em)
+/*
+ * The earliest of keys[base..base+3], the lowest index on a tie: a
+ * tournament without branches (which queue is next is anybody's guess).
+ */
+static inline unsigned int min4(const uint64_t *keys, unsigned int base)
 {
-	unsigned int i, best = 0, top = em->top;
-	uint64_t k;
+	unsigned int a = base + (keys[base + 1] < keys[base]);
+	unsigned int b = base + 2 + (keys[base + 3] < keys[base + 2]);
+
+	return select_if(keys[b] < keys[a], b, a);
+}
+
+/* next_event() with more than SCAN_QUEUES queues: a binary heap of them. */
+static const struct ev *heap_next(struct evmerge *em)
+{
+	unsigned int top = em->top;
 
 	if (top != UINT32_MAX) {	/* move the last queue on */
 		struct evqueue *q = &em->q[top];
@@ -804,31 +1000,43 @@ static const struct ev *next_event(struct evmerge *em)
 
 		if (more)
 			em->keys[top] = q->ev[q->head].ts;
-		if (em->n > SCAN_QUEUES) {
-			if (!more)
-				em->heap[0] = em->heap[--em->nheap];
-			qsift(em, 0);
-		}
+		else
+			em->heap[0] = em->heap[--em->nheap];
+		qsift(em, 0);
 	}
-	if (em->n > SCAN_QUEUES) {
-		if (!em->nheap)
-			return NULL;
-		best = em->heap[0];
-	} else {
-		k = em->keys[0];
-		for (i = 1; i < em->n; i++) {
-			bool lt = em->keys[i] < k;
+	if (!em->nheap)
+		return NULL;
+	top = em->top = em->heap[0];
+	return &em->q[top].ev[em->q[top].head];
+}
 
-			best = lt ? i : best;
-			k = lt ? em->keys[i] : k;
-		}
-		if (k == UINT64_MAX) {	/* every queue empty, or an event at UINT64_MAX */
-			for (i = 0; i < em->n && em->q[i].head >= em->q[i].len; i++)
-				;
-			if (i == em->n)
-				return NULL;
-			best = i;
-		}
+/* The next event in time order, NULL at the end. */
+static inline const struct ev *next_event(struct evmerge *em)
+{
+	unsigned int best, top = em->top;
+
+	if (em->n > SCAN_QUEUES)
+		return heap_next(em);
+	if (top != UINT32_MAX) {	/* move the last queue on */
+		struct evqueue *q = &em->q[top];
+
+		if (++q->head < q->len)
+			em->keys[top] = q->ev[q->head].ts;
+		else
+			refill(em, top);
+	}
+	best = min4(em->keys, 0);
+	if (em->n > 4) {
+		unsigned int hi = min4(em->keys, 4);
+
+		best = select_if(em->keys[hi] < em->keys[best], hi, best);
+	}
+	if (em->keys[best] == UINT64_MAX) {
+		/* every queue empty, or an event at UINT64_MAX */
+		for (best = 0; best < em->n && em->q[best].head >= em->q[best].len; best++)
+			;
+		if (best == em->n)
+			return NULL;
 	}
 	em->top = best;
 	return &em->q[best].ev[em->q[best].head];
@@ -895,11 +1103,87 @@ static unsigned int submit(struct pipeline *p, unsigned int tail, unsigned int n
 	return (tail + 1) % NBLOCKS;
 }
 
+/*
+ * Hand out em's events in time order: applied here (one thread), in
+ * blocks to the analysis thread (p), or, for replay(), only the per-CPU
+ * parts that were mixed.
+ */
+static void drain(struct evmerge *em, struct pipeline *p, bool replaying)
+{
+	struct report *rp = em->rp;
+	struct ev *block = p ? p->blocks[0] : NULL;
+	unsigned int tail = 0, nev = 0;
+	const struct ev *e;
+
+	while ((e = next_event(em))) {
+		if (p) {
+			block[nev] = *e;
+			if (++nev == BLOCK_EVENTS) {
+				tail = submit(p, tail, nev);
+				block = p->blocks[tail];
+				nev = 0;
+			}
+		} else if (!replaying) {
+			apply(rp, e);	/* in place, thread states already resolved */
+		} else if (is_irq(e) ? rp->irqs_mixed : e->kind == EV_SWITCH && rp->switches_mixed) {
+			struct cstat *c = cpu_get(rp, e->cpu);
+
+			if (c && is_irq(e))
+				on_irq(rp, c, e);
+			else if (c)
+				cpu_switch(c, e);
+		}
+	}
+	if (p && nev)
+		submit(p, tail, nev);
+}
+
+/*
+ * A CPU's interrupts or switches came from two cursors (see early()):
+ * forget those figures of every CPU and apply those events again in time
+ * order, from a second reading of the archive (silent: the first one
+ * reported its defects).
+ */
+static int replay(struct report *rp, const char *path)
+{
+	struct fxt_merge *m = fxt_merge_open(path);
+	struct evmerge em;
+	size_t i;
+	int rc;
+
+	if (!m)
+		return -1;
+	fxt_merge_skip_args(m, FXT_SKIP_SCHED_ARGS | FXT_SKIP_SPAN_ARGS);
+	for (i = 0; i < rp->ncpus; i++) {
+		struct cstat *c = &rp->cpus[i];
+
+		if (rp->irqs_mixed) {
+			c->irq_ns = c->softirq_ns = 0;
+			c->depth = 0;
+		}
+		if (rp->switches_mixed) {
+			c->seen = c->cur_valid = false;
+			c->cur_tid = c->first = c->since = 0;
+			c->busy_ns = c->idle_ns = c->switches = 0;
+		}
+	}
+	if (rp->irqs_mixed && rp->nhstats)
+		memset(rp->hstats, 0, rp->nhstats * sizeof(*rp->hstats));
+	rc = evmerge_init(&em, rp, m, false);
+	if (!rc)
+		drain(&em, NULL, true);
+	evmerge_free(&em);
+	fxt_merge_close(m);
+	return rc;
+}
+
 static void finish(struct report *rp)
 {
 	uint64_t end = rp->last_ns;
 	size_t i;
 
+	if (rp->first_ns > rp->last_ns)	/* no timestamp at all */
+		rp->first_ns = 0;
 	delay_drain(rp);
 	for (i = 0; i < rp->ncpus; i++) {
 		struct cstat *c = &rp->cpus[i];
@@ -957,7 +1241,7 @@ static uint64_t tid_of(const struct tstat *t)
 
 static const struct hist *delay_of(const struct tstat *t)
 {
-	return sort_rp->delays[t - sort_rp->threads];
+	return t->delays;
 }
 
 static uint64_t delay_value(const struct tstat *t, enum sort_key k)
@@ -1104,7 +1388,7 @@ static void print_report(struct report *rp, struct outbuf *o, const char *path,
 {
 	struct tstat **ts = malloc((rp->nthreads ? rp->nthreads : 1) * sizeof(*ts));
 	size_t n = 0, i, rows;
-	uint64_t span = rp->any_ts ? rp->last_ns - rp->first_ns : 0;
+	uint64_t span = rp->last_ns - rp->first_ns;
 	char buf[64];
 
 	for (i = 0; i < rp->nthreads; i++)
@@ -1298,11 +1582,8 @@ int main(int argc, char **argv)
 	static _Alignas(64) struct pipeline pipe;	/* off the stack: no line shared */
 	static _Alignas(64) struct report rp;		/* with the reading thread's locals */
 	struct diag_ctx dc = { 0 };
-	struct ev *block;
-	unsigned int tail = 0, nev = 0;
 	pthread_t thread;
 	struct evmerge em;
-	const struct ev *e;
 	struct outbuf *o;
 	bool csv = false, top_given = false, one_thread = true;
 	long top = 20;
@@ -1361,6 +1642,7 @@ int main(int argc, char **argv)
 		top = 0;
 
 	memset(&rp, 0, sizeof(rp));
+	rp.first_ns = UINT64_MAX;
 	rp.m = fxt_merge_open(argv[optind]);
 	if (!rp.m) {
 		fprintf(stderr, "%s: %s: %s\n", prog, argv[optind], strerror(errno));
@@ -1388,34 +1670,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot start the analysis thread\n", prog);
 		return 1;
 	}
-	block = pipe.blocks[0];
-	if (evmerge_init(&em, &rp)) {
+	rp.early = one_thread;
+	if (evmerge_init(&em, &rp, rp.m, one_thread)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
-	while ((e = next_event(&em))) {
-		if (one_thread) {
-			/* no copy: resolve and apply in place */
-			apply_block(&rp, (struct ev *)e, 1);
-			if (!(++nev & (BLOCK_EVENTS - 1)))
-				progress_update(&pg, fxt_merge_bytes(rp.m));
-			continue;
-		}
-		block[nev] = *e;
-		if (++nev == BLOCK_EVENTS) {
-			if (one_thread) {
-				apply_block(&rp, block, nev);
-			} else {
-				tail = submit(&pipe, tail, nev);
-				block = pipe.blocks[tail];
-			}
-			nev = 0;
-			progress_update(&pg, fxt_merge_bytes(rp.m));
-		}
-	}
+	drain(&em, one_thread ? NULL : &pipe, false);
 	if (!one_thread) {
-		if (nev)
-			submit(&pipe, tail, nev);
 		pthread_mutex_lock(&pipe.mu);
 		pipe.done = true;
 		pthread_cond_broadcast(&pipe.cv);
@@ -1423,6 +1684,11 @@ int main(int argc, char **argv)
 		pthread_join(thread, NULL);
 	}
 	evmerge_free(&em);
+	if ((rp.irqs_mixed || rp.switches_mixed) && replay(&rp, argv[optind])) {
+		fprintf(stderr, "%s: %s: cannot read it again: %s\n", prog, argv[optind],
+			strerror(errno));
+		rc = 1;
+	}
 	for (k = 0; k < NBLOCKS; k++)
 		free(pipe.blocks[k]);
 	pthread_mutex_destroy(&pipe.mu);
@@ -1437,8 +1703,7 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	for (k = 0; k < rp.nthreads; k++)
-		free(rp.delays[k]);
-	free(rp.delays);
+		free(rp.threads[k].delays);
 	free(rp.tids);
 	free(rp.threads);
 	free(rp.cpus);

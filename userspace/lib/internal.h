@@ -28,5 +28,7 @@ struct fxt_reader *fxt_reader_open_segments(int fd, const struct fxt_segment *se
 					    size_t nsegs, bool at_start);
 /* Use owner's kernel object table instead of r's own (owner outlives r). */
 void fxt_reader_share_kobjs(struct fxt_reader *r, struct fxt_reader *owner);
+/* fxt_reader_next() returned -1: reading stopped on an error. */
+bool fxt_reader_failed(const struct fxt_reader *r);
 
 #endif /* LIBFXT_INTERNAL_H */

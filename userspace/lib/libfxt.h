@@ -441,8 +441,9 @@ uint64_t fxt_reader_size(const struct fxt_reader *r);
 /* Diagnostics reported, in total and per id. */
 uint64_t fxt_reader_diag_count(const struct fxt_reader *r);
 uint64_t fxt_reader_diag_count_id(const struct fxt_reader *r, enum fxt_diag_id id);
-/* Records read. */
+/* Records read, and their size in bytes. */
 uint64_t fxt_reader_records(const struct fxt_reader *r);
+uint64_t fxt_reader_bytes(const struct fxt_reader *r);
 
 /* Current provider, its name and ticks per second. */
 uint32_t fxt_reader_provider(const struct fxt_reader *r);
@@ -483,16 +484,19 @@ void fxt_merge_skip_args(struct fxt_merge *m, unsigned int what);
 const struct fxt_record *fxt_merge_next(struct fxt_merge *m, struct fxt_reader **from);
 /*
  * Or merge yourself: the cursors (one per provider, or a single one in
- * file order) and the next record of cursor i in its own order, NULL when
- * it has no more. Do not mix with fxt_merge_next().
+ * file order), each a reader of its provider's records in their order
+ * (fxt_reader_next()). Do not mix with fxt_merge_next().
  */
 size_t fxt_merge_cursors(const struct fxt_merge *m);
-const struct fxt_record *fxt_merge_cursor_next(struct fxt_merge *m, size_t i,
-					       struct fxt_reader **from);
+struct fxt_reader *fxt_merge_cursor(const struct fxt_merge *m, size_t i);
 bool fxt_merge_ordered(const struct fxt_merge *m);	/* false: file order */
 int fxt_merge_status(const struct fxt_merge *m);	/* 0, or -1: a reader stopped on an error */
+/*
+ * Records read so far and their bytes: those handed out, and with
+ * fxt_merge_next() up to one more per cursor, read ahead.
+ */
 uint64_t fxt_merge_records(const struct fxt_merge *m);
-uint64_t fxt_merge_bytes(const struct fxt_merge *m);	/* of the records handed out */
+uint64_t fxt_merge_bytes(const struct fxt_merge *m);
 uint64_t fxt_merge_size(const struct fxt_merge *m);	/* archive size when known */
 uint64_t fxt_merge_diag_count(const struct fxt_merge *m);
 const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, uint64_t koid);

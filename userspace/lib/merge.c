@@ -65,10 +65,9 @@ struct fxt_merge {
 	uint64_t *keys;		/* few cursors: next key of each, UINT64_MAX when done */
 	unsigned int top;	/* few cursors: the one handed out last */
 	bool started, started_heap;
-	struct fxt_reader *single;	/* not seekable, or too many providers */
-	struct fxt_record *single_rec;
+	bool ordered;		/* else one cursor in file order: not seekable, */
+				/* or too many providers */
 	int status;
-	uint64_t records, bytes;
 };
 
 /* ------------------------------------------------------------------ */
@@ -133,7 +132,7 @@ static int scan(struct fxt_merge *m)
 	struct fxt_segment pre = { 0, 0 };	/* records before any provider */
 	struct u64map ids = { NULL, NULL, 0, 0 };
 	long cur = -1;		/* index: m->c moves as it grows */
-	uint64_t off = 0, seg_start = 0, bstart = 0, bend = 0;
+	uint64_t off = 0, seg_start = 0;
 	int rc = 0;
 
 	if (!buf || m->size < 8) {	/* not even a record: file order says it all */
@@ -141,43 +140,48 @@ static int scan(struct fxt_merge *m)
 		return -1;
 	}
 	while (off + 8 <= m->size) {
-		uint64_t h, words;
+		ssize_t n = pread(m->fd, buf, bufsize, (off_t)off);
+		size_t at = 0;	/* in buf */
 
-		if (off < bstart || off + 8 > bend) {
-			ssize_t n = pread(m->fd, buf, bufsize, (off_t)off);
+		if (n < 8)
+			break;	/* the cursors will meet the error */
+		if ((uint64_t)n > m->size - off)
+			n = (ssize_t)(m->size - off);
+		/* The records whose header is in buf: at is all that links them. */
+		while (at + 8 <= (size_t)n) {
+			uint64_t h, words;
 
-			if (n < 8)
-				break;	/* the cursors will meet the error */
-			bstart = off;
-			bend = off + (uint64_t)n;
-		}
-		memcpy(&h, buf + (off - bstart), 8);
-		words = fxt_record_type(h) == FXT_REC_LARGE ? fxt_large_record_words(h) :
-			fxt_record_words(h);
-		if (!words)
-			break;		/* size 0: whoever reads it reports it */
-		if (fxt_record_type(h) == FXT_REC_METADATA &&
-		    (FXT_G(h, 16, 19) == FXT_META_PROVIDER_INFO ||
-		     FXT_G(h, 16, 19) == FXT_META_PROVIDER_SECTION)) {
-			struct cursor *next = cursor_of(m, &ids, (uint32_t)FXT_G(h, 20, 51));
+			memcpy(&h, buf + at, 8);
+			words = fxt_record_words(h);
+			if (fxt_record_type(h) == FXT_REC_LARGE)
+				words = fxt_large_record_words(h);
+			if (!words)
+				goto last;	/* size 0: whoever reads it reports it */
+			if (fxt_record_type(h) == FXT_REC_METADATA &&
+			    (FXT_G(h, 16, 19) == FXT_META_PROVIDER_INFO ||
+			     FXT_G(h, 16, 19) == FXT_META_PROVIDER_SECTION)) {
+				struct cursor *next = cursor_of(m, &ids, (uint32_t)FXT_G(h, 20, 51));
 
-			if (!next) {
-				rc = -1;
-				goto out;
-			}
-			if (cur >= 0) {
-				if (add_segment(&m->c[cur], seg_start, off)) {
+				if (!next) {
 					rc = -1;
 					goto out;
 				}
-			} else {
-				pre.end = off;
+				if (cur >= 0) {
+					if (add_segment(&m->c[cur], seg_start, off + at)) {
+						rc = -1;
+						goto out;
+					}
+				} else {
+					pre.end = off + at;
+				}
+				cur = next - m->c;
+				seg_start = off + at;
 			}
-			cur = next - m->c;
-			seg_start = off;
+			at += words * 8;
 		}
-		off += words * 8;
+		off += at;
 	}
+last:
 	/* The last segment runs to the end of the file (a truncated record too). */
 	if (cur < 0) {
 		if (!cursor_of(m, &ids, 0)) {
@@ -335,20 +339,18 @@ static int scan_next(struct fxt_merge *m)
 
 const struct fxt_record *fxt_merge_next(struct fxt_merge *m, struct fxt_reader **from)
 {
-	const struct fxt_record *rec;
 	unsigned int top;
 
-	if (m->single) {
-		int n = fxt_reader_next(m->single, m->single_rec);
+	if (!m->ordered) {
+		int n = fxt_reader_next(m->c[0].r, m->c[0].rec);
 
 		if (n <= 0) {
 			if (n < 0)
 				m->status = -1;
 			return NULL;
 		}
-		*from = m->single;
-		rec = m->single_rec;
-		goto out;
+		*from = m->c[0].r;
+		return m->c[0].rec;
 	}
 	if (!m->started && start(m)) {
 		m->status = -1;
@@ -376,34 +378,17 @@ const struct fxt_record *fxt_merge_next(struct fxt_merge *m, struct fxt_reader *
 		top = m->heap[0];
 	}
 	*from = m->c[top].r;
-	rec = m->c[top].rec;
-out:
-	m->records++;
-	m->bytes += rec->nwords * 8;
-	return rec;
+	return m->c[top].rec;
 }
 
 size_t fxt_merge_cursors(const struct fxt_merge *m)
 {
-	return m->single ? 1 : m->n;
+	return m->n;
 }
 
-const struct fxt_record *fxt_merge_cursor_next(struct fxt_merge *m, size_t i,
-					       struct fxt_reader **from)
+struct fxt_reader *fxt_merge_cursor(const struct fxt_merge *m, size_t i)
 {
-	struct fxt_reader *r = m->single ? m->single : m->c[i].r;
-	struct fxt_record *rec = m->single ? m->single_rec : m->c[i].rec;
-	int n = fxt_reader_next(r, rec);
-
-	if (n <= 0) {
-		if (n < 0)
-			m->status = -1;
-		return NULL;
-	}
-	*from = r;
-	m->records++;
-	m->bytes += rec->nwords * 8;
-	return rec;
+	return m->c[i].r;
 }
 
 /* ------------------------------------------------------------------ */
@@ -462,17 +447,23 @@ struct fxt_merge *fxt_merge_open(const char *path)
 				if (i)
 					fxt_reader_share_kobjs(c->r, m->c[0].r);
 			}
+			m->ordered = true;
 			return m;
 		}
 		free_cursors(m);
 		if (lseek(m->fd, 0, SEEK_SET))
 			goto fail;
 	}
-	/* In file order: a pipe, or too many providers. */
-	m->single = fxt_reader_open_fd(m->fd);
-	m->single_rec = malloc(sizeof(*m->single_rec));
-	if (!m->single || !m->single_rec)
+	/* In file order, one cursor: a pipe, or too many providers. */
+	m->c = calloc(1, sizeof(*m->c));
+	if (!m->c)
 		goto fail;
+	m->n = 1;
+	m->c[0].r = fxt_reader_open_fd(m->fd);
+	m->c[0].rec = malloc(sizeof(*m->c[0].rec));
+	if (!m->c[0].r || !m->c[0].rec)
+		goto fail;
+	m->size = fxt_reader_size(m->c[0].r);
 	return m;
 fail:
 	fxt_merge_close(m);
@@ -485,8 +476,6 @@ void fxt_merge_close(struct fxt_merge *m)
 	if (!m)
 		return;
 	free_cursors(m);
-	fxt_reader_close(m->single);
-	free(m->single_rec);
 	free(m->heap);
 	free(m->keys);
 	if (m->fd >= 0)
@@ -498,8 +487,6 @@ void fxt_merge_set_diag(struct fxt_merge *m, fxt_diag_fn fn, void *ctx)
 {
 	size_t i;
 
-	if (m->single)
-		fxt_reader_set_diag(m->single, fn, ctx);
 	for (i = 0; i < m->n; i++)
 		fxt_reader_set_diag(m->c[i].r, fn, ctx);
 }
@@ -508,40 +495,53 @@ void fxt_merge_skip_args(struct fxt_merge *m, unsigned int what)
 {
 	size_t i;
 
-	if (m->single)
-		fxt_reader_skip_args(m->single, what);
 	for (i = 0; i < m->n; i++)
 		fxt_reader_skip_args(m->c[i].r, what);
 }
 
 bool fxt_merge_ordered(const struct fxt_merge *m)
 {
-	return !m->single;
+	return m->ordered;
 }
 
 int fxt_merge_status(const struct fxt_merge *m)
 {
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (fxt_reader_failed(m->c[i].r))
+			return -1;
 	return m->status;
 }
 
 uint64_t fxt_merge_records(const struct fxt_merge *m)
 {
-	return m->records;
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		n += fxt_reader_records(m->c[i].r);
+	return n;
 }
 
 uint64_t fxt_merge_bytes(const struct fxt_merge *m)
 {
-	return m->bytes;
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		n += fxt_reader_bytes(m->c[i].r);
+	return n;
 }
 
 uint64_t fxt_merge_size(const struct fxt_merge *m)
 {
-	return m->single ? fxt_reader_size(m->single) : m->size;
+	return m->size;
 }
 
 uint64_t fxt_merge_diag_count(const struct fxt_merge *m)
 {
-	uint64_t n = m->single ? fxt_reader_diag_count(m->single) : 0;
+	uint64_t n = 0;
 	size_t i;
 
 	for (i = 0; i < m->n; i++)
@@ -551,7 +551,5 @@ uint64_t fxt_merge_diag_count(const struct fxt_merge *m)
 
 const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, uint64_t koid)
 {
-	if (m->single)
-		return fxt_reader_kobj(m->single, koid);
 	return m->n ? fxt_reader_kobj(m->c[0].r, koid) : NULL;
 }

@@ -120,7 +120,7 @@ struct fxt_reader {
 	size_t nsegs, seg;
 	uint64_t file_pos;
 
-	uint64_t nrecords;
+	uint64_t nrecords, nbytes;	/* records read, and their size */
 };
 
 static int buffer_alloc(struct fxt_reader *r);
@@ -128,6 +128,7 @@ static int buffer_alloc(struct fxt_reader *r);
 /* Decoding cursor over one record. */
 struct cur {
 	struct fxt_reader *r;
+	struct provider *prov;	/* r->cur when the record started */
 	struct fxt_record *rec;
 	const uint64_t *p, *end;
 	int arg;		/* argument being decoded, -1 outside arguments */
@@ -478,7 +479,7 @@ static inline const char *take_stream(struct cur *c, size_t len, const char *wha
 
 static const char empty_string[1] = "";
 
-static inline struct fxt_str get_str(struct cur *c, uint16_t ref, const char *what)
+static struct fxt_str get_str_slow(struct cur *c, uint16_t ref, const char *what)
 {
 	struct fxt_str s = { ref, 0, empty_string };
 
@@ -493,7 +494,7 @@ static inline struct fxt_str get_str(struct cur *c, uint16_t ref, const char *wh
 			s.len = 0;
 		return s;
 	} else {
-		const struct str_slot *slot = str_slot(c->r->cur, ref);
+		const struct str_slot *slot = str_slot(c->prov, ref);
 
 		if (slot && slot->defined) {
 			s.len = slot->len;
@@ -506,30 +507,45 @@ static inline struct fxt_str get_str(struct cur *c, uint16_t ref, const char *wh
 	}
 }
 
-static inline struct fxt_thread get_thread(struct cur *c, uint8_t ref)
+/* A string ref: most are indices of defined strings, looked up inline. */
+static inline struct fxt_str get_str(struct cur *c, uint16_t ref, const char *what)
 {
-	struct fxt_thread t = { ref, true, 0, 0 };
+	if (likely(ref && !(ref & FXT_STRING_REF_INLINE))) {
+		const struct str_slot *slot = str_slot(c->prov, ref);
 
-	if (!ref) {
-		if (need(c, 2, "inline thread koids")) {
-			t.pid = c->p[0];
-			t.tid = c->p[1];
-			c->p += 2;
-		} else {
-			t.defined = false;
-		}
-	} else {
-		const struct thread_slot *s = &c->r->cur->threads[ref];
+		if (likely(slot && slot->defined)) {
+			struct fxt_str s = { ref, slot->len, slot->data ? slot->data : empty_string };
 
-		if (s->defined) {
-			t.pid = s->pid;
-			t.tid = s->tid;
-		} else {
-			t.defined = false;
-			REPORT(c, THREAD_UNDEFINED, "%u", ref);
+			return s;
 		}
 	}
-	return t;
+	return get_str_slow(c, ref, what);
+}
+
+/* Thread ref into *t: inline koids, or an index of the provider's table. */
+static inline void get_thread(struct cur *c, uint8_t ref, struct fxt_thread *t)
+{
+	t->ref = ref;
+	t->defined = true;
+	if (!ref) {
+		if (need(c, 2, "inline thread koids")) {
+			t->pid = c->p[0];
+			t->tid = c->p[1];
+			c->p += 2;
+			return;
+		}
+	} else {
+		const struct thread_slot *s = &c->prov->threads[ref];
+
+		if (likely(s->defined)) {
+			t->pid = s->pid;
+			t->tid = s->tid;
+			return;
+		}
+		REPORT(c, THREAD_UNDEFINED, "%u", ref);
+	}
+	t->defined = false;
+	t->pid = t->tid = 0;
 }
 
 static inline void reserved(struct cur *c, uint64_t word, unsigned int lo, unsigned int hi,
@@ -539,7 +555,35 @@ static inline void reserved(struct cur *c, uint64_t word, unsigned int lo, unsig
 		REPORT(c, RESERVED_BITS, "%s [%u..%u]", what, lo, hi);
 }
 
-/* Size in words an argument of this type should have, name stream included. */
+static COLD void arg_words_fail(struct cur *c, unsigned int i, unsigned int nargs)
+{
+	unsigned int words = c->p < c->end ? (unsigned int)FXT_G(*c->p, 4, 15) : 0;
+
+	if (c->p >= c->end)
+		REPORT(c, ARG_OVERFLOW, "argument %u of %u starts past the end", i, nargs);
+	else if (!words)
+		REPORT(c, ARG_SIZE, "%u (size 0)", i);
+	else
+		REPORT(c, ARG_OVERFLOW, "argument %u is %u words, %u remain", i,
+		       words, (unsigned int)(c->end - c->p));
+	c->bad = true;
+}
+
+/*
+ * The size in words of argument i of nargs, which starts at c->p; 0 when
+ * it does not fit the record (reported, c->bad).
+ */
+static inline unsigned int arg_words(struct cur *c, unsigned int i, unsigned int nargs)
+{
+	unsigned int words = c->p < c->end ? (unsigned int)FXT_G(*c->p, 4, 15) : 0;
+
+	if (likely(words && words <= (size_t)(c->end - c->p)))
+		return words;
+	arg_words_fail(c, i, nargs);
+	return 0;
+}
+
+/* Decode nargs arguments into rec->args (those that fit and decode). */
 static void get_args(struct cur *c, unsigned int nargs)
 {
 	struct fxt_record *rec = c->rec;
@@ -548,29 +592,14 @@ static void get_args(struct cur *c, unsigned int nargs)
 	rec->nargs = 0;
 	for (i = 0; i < nargs; i++) {
 		struct fxt_arg *a = &rec->args[rec->nargs];
+		unsigned int words = arg_words(c, i, nargs), type;
 		struct cur sub;
 		uint64_t h, expect;
-		unsigned int words, type;
 
-		if (c->p >= c->end) {
-			REPORT(c, ARG_OVERFLOW, "argument %u of %u starts past the end", i, nargs);
-			c->bad = true;
+		if (!words)
 			return;
-		}
 		h = *c->p;
 		type = (unsigned int)FXT_G(h, 0, 3);
-		words = (unsigned int)FXT_G(h, 4, 15);
-		if (!words) {
-			REPORT(c, ARG_SIZE, "%u (size 0)", i);
-			c->bad = true;
-			return;
-		}
-		if (words > (size_t)(c->end - c->p)) {
-			REPORT(c, ARG_OVERFLOW, "argument %u is %u words, %u remain", i,
-			       words, (unsigned int)(c->end - c->p));
-			c->bad = true;
-			return;
-		}
 		sub = *c;
 		sub.p = c->p + 1;
 		sub.end = c->p + words;
@@ -622,29 +651,15 @@ static void get_args(struct cur *c, unsigned int nargs)
 }
 
 /* Step over arguments nobody asked for, checking only their sizes. */
-static void skip_args(struct cur *c, unsigned int nargs)
+static inline void skip_args(struct cur *c, unsigned int nargs)
 {
 	unsigned int i, words;
 
 	c->rec->nargs = 0;
 	for (i = 0; i < nargs; i++) {
-		if (c->p >= c->end) {
-			REPORT(c, ARG_OVERFLOW, "argument %u of %u starts past the end", i, nargs);
-			c->bad = true;
+		words = arg_words(c, i, nargs);
+		if (!words)
 			return;
-		}
-		words = (unsigned int)FXT_G(*c->p, 4, 15);
-		if (!words) {
-			REPORT(c, ARG_SIZE, "%u (size 0)", i);
-			c->bad = true;
-			return;
-		}
-		if (words > (size_t)(c->end - c->p)) {
-			REPORT(c, ARG_OVERFLOW, "argument %u is %u words, %u remain", i,
-			       words, (unsigned int)(c->end - c->p));
-			c->bad = true;
-			return;
-		}
 		c->p += words;
 	}
 }
@@ -689,7 +704,7 @@ static void check_arg_types(struct cur *c, const char *name1, size_t n1, unsigne
 
 static inline void check_ts(struct cur *c, uint64_t ts)
 {
-	struct provider *p = c->r->cur;
+	struct provider *p = c->prov;
 
 	if (unlikely(ts < p->last_ts))
 		REPORT(c, TIME_BACKWARDS, "%u: %llu after %llu", p->id,
@@ -700,7 +715,7 @@ static inline void check_ts(struct cur *c, uint64_t ts)
 /* A data record in a provider nobody announced. */
 static inline void check_provider(struct cur *c)
 {
-	struct provider *p = c->r->cur;
+	struct provider *p = c->prov;
 
 	if (unlikely(!p->announced && !p->warned)) {
 		p->warned = true;
@@ -732,7 +747,7 @@ static bool per_cpu_name(const char *name, uint32_t id)
 static inline void sched_cpu(struct cur *c, unsigned int field, unsigned int bits,
 			     const char *what)
 {
-	const struct provider *p = c->r->cur;
+	const struct provider *p = c->prov;
 	unsigned int low = p->id & ((1u << bits) - 1);
 
 	if (!p->per_cpu) {
@@ -884,7 +899,7 @@ static void decode_event(struct cur *c, uint64_t h)
 		return;
 	}
 	rec->ts = take(c, "timestamp");
-	rec->u.event.thread = get_thread(c, (uint8_t)FXT_G(h, 24, 31));
+	get_thread(c, (uint8_t)FXT_G(h, 24, 31), &rec->u.event.thread);
 	rec->u.event.category = get_str(c, (uint16_t)FXT_G(h, 32, 47), "category");
 	rec->u.event.name = get_str(c, (uint16_t)FXT_G(h, 48, 63), "event name");
 	if ((c->r->skip_args & FXT_SKIP_SPAN_ARGS) &&
@@ -922,8 +937,8 @@ static void decode_sched(struct cur *c, uint64_t h)
 		rec->u.sw.out_prio = (uint8_t)FXT_G(h, 44, 51);
 		rec->u.sw.in_prio = (uint8_t)FXT_G(h, 52, 59);
 		rec->ts = take(c, "timestamp");
-		rec->u.sw.out = get_thread(c, (uint8_t)FXT_G(h, 28, 35));
-		rec->u.sw.in = get_thread(c, (uint8_t)FXT_G(h, 36, 43));
+		get_thread(c, (uint8_t)FXT_G(h, 28, 35), &rec->u.sw.out);
+		get_thread(c, (uint8_t)FXT_G(h, 36, 43), &rec->u.sw.in);
 		rec->nargs = 0;
 		break;
 	case FXT_SCHED_CONTEXT_SWITCH_V2:
@@ -1009,7 +1024,7 @@ static void decode_large(struct cur *c, uint64_t h)
 	if (format == FXT_LARGE_BLOB_WITH_METADATA) {
 		check_provider(c);
 		rec->ts = take(c, "timestamp");
-		rec->u.lblob.thread = get_thread(c, (uint8_t)FXT_G(f, 36, 43));
+		get_thread(c, (uint8_t)FXT_G(f, 36, 43), &rec->u.lblob.thread);
 		get_args(c, (unsigned int)FXT_G(f, 32, 35));
 	}
 	size = take(c, "blob size");
@@ -1030,10 +1045,10 @@ static void decode_large(struct cur *c, uint64_t h)
 
 static void decode(struct fxt_reader *r, struct fxt_record *rec)
 {
-	struct cur c = { r, rec, rec->words + 1, rec->words + rec->nwords, -1, false };
+	struct cur c = { r, r->cur, rec, rec->words + 1, rec->words + rec->nwords, -1, false };
 	uint64_t h = rec->words[0];
 
-	switch (rec->type) {
+	switch (fxt_record_type(h)) {	/* rec->type, known to be below 16 */
 	case FXT_REC_METADATA:
 		decode_metadata(&c, h);
 		break;
@@ -1151,7 +1166,7 @@ static void decode(struct fxt_reader *r, struct fxt_record *rec)
 		reserved(&c, h, 40, 63, "log record");
 		check_provider(&c);
 		rec->ts = take(&c, "timestamp");
-		rec->u.log.thread = get_thread(&c, (uint8_t)FXT_G(h, 32, 39));
+		get_thread(&c, (uint8_t)FXT_G(h, 32, 39), &rec->u.log.thread);
 		rec->u.log.msg.ref = 0;
 		rec->u.log.msg.len = (uint16_t)len;
 		rec->u.log.msg.data = take_stream(&c, len, "log message");
@@ -1290,6 +1305,23 @@ static void truncated(struct fxt_reader *r, uint64_t offset, uint64_t need,
 	stop(r, 0);
 }
 
+/* The first record (the buffer holds 8 bytes of it) must be the magic number. */
+static int first_record(struct fxt_reader *r)
+{
+	uint64_t h;
+
+	memcpy(&h, r->buf + r->pos, 8);
+	r->started = true;
+	if (h == __builtin_bswap64(FXT_MAGIC_RECORD)) {
+		report(r, r->buf_off + r->pos, FXT_D_BIG_ENDIAN, NULL);
+		stop(r, -1);
+		return -1;
+	}
+	if (h != FXT_MAGIC_RECORD)
+		report(r, r->buf_off + r->pos, FXT_D_NO_MAGIC, NULL);
+	return 0;
+}
+
 int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 {
 	uint64_t h, words, bytes;
@@ -1297,10 +1329,10 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 
 	if (r->stopped)
 		return r->end_rc;
-	if (!r->buf && buffer_alloc(r))
-		return -1;
 	avail = r->len - r->pos;
-	if (avail < 8) {
+	if (avail < 8) {	/* also before the first record: no buffer yet */
+		if (!r->buf && buffer_alloc(r))
+			return -1;
 		fill(r, 8);
 		avail = r->len - r->pos;
 		if (r->stopped)
@@ -1311,6 +1343,8 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 			truncated(r, r->buf_off + r->pos, 8, avail);
 			return 0;
 		}
+		if (!r->started && first_record(r))
+			return -1;
 	}
 	memcpy(&h, r->buf + r->pos, 8);
 	rec->offset = r->buf_off + r->pos;
@@ -1324,16 +1358,6 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 	rec->ts = 0;
 	rec->ts_ns = 0;
 
-	if (!r->started) {
-		r->started = true;
-		if (h == __builtin_bswap64(FXT_MAGIC_RECORD)) {
-			report(r, rec->offset, FXT_D_BIG_ENDIAN, NULL);
-			stop(r, -1);
-			return -1;
-		}
-		if (h != FXT_MAGIC_RECORD)
-			report(r, rec->offset, FXT_D_NO_MAGIC, NULL);
-	}
 	if (!words) {
 		report(r, rec->offset, FXT_D_SIZE_ZERO, NULL);
 		stop(r, -1);
@@ -1363,6 +1387,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 			rec->flags = FXT_RF_NO_PAYLOAD;
 			rec->provider = r->cur->id;
 			r->nrecords++;
+			r->nbytes += bytes;
 			return 1;
 		}
 	}
@@ -1370,6 +1395,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 	rec->provider = r->cur->id;
 	r->pos += (size_t)bytes;
 	r->nrecords++;
+	r->nbytes += bytes;
 	decode(r, rec);
 	rec->ts_ns = rec->ts ? ticks_to_ns(r, rec->ts) : 0;
 	return 1;
@@ -1440,6 +1466,11 @@ struct fxt_reader *fxt_reader_open_segments(int fd, const struct fxt_segment *se
 void fxt_reader_share_kobjs(struct fxt_reader *r, struct fxt_reader *owner)
 {
 	r->kt = owner->kt;
+}
+
+bool fxt_reader_failed(const struct fxt_reader *r)
+{
+	return r->stopped && r->end_rc < 0;
 }
 
 struct fxt_reader *fxt_reader_open(const char *path)
@@ -1573,6 +1604,11 @@ uint64_t fxt_reader_diag_count_id(const struct fxt_reader *r, enum fxt_diag_id i
 uint64_t fxt_reader_records(const struct fxt_reader *r)
 {
 	return r->nrecords;
+}
+
+uint64_t fxt_reader_bytes(const struct fxt_reader *r)
+{
+	return r->nbytes;
 }
 
 uint32_t fxt_reader_provider(const struct fxt_reader *r)

@@ -262,6 +262,52 @@ static void build_cross_cpu(struct fxt_writer *w)
 			 fxt_thread_inline(0, 0), 0);
 }
 
+/* An interrupt of CPU 0 from t to t + 100 + extra, named by string index name. */
+static void irq0(struct fxt_writer *w, uint64_t t, uint16_t name, unsigned int extra)
+{
+	fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, t, fxt_thread_index(1),
+			fxt_str_index(1), fxt_str_index(name), NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_DURATION_END, t + 100 + extra, fxt_thread_index(1),
+			fxt_str_index(1), fxt_str_index(name), NULL, 0, 0);
+}
+
+/*
+ * Interrupt names whose string indices change meaning: redefined by a
+ * string record, by the provider being announced again, and the same
+ * index naming another handler in another provider.
+ */
+static void build_irq_names(struct fxt_writer *w)
+{
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_provider_info(w, 1, "cpu1");
+	fxt_write_string(w, 1, "softirq", 7);
+	fxt_write_string(w, 3, "RCU", 3);
+	fxt_write_provider_section(w, 0);
+	fxt_write_string(w, 1, "irq", 3);
+	fxt_write_string(w, 3, "eth0", 4);
+	fxt_write_string(w, 67, "nvme0q1", 7);	/* 67 % 64 == 3 */
+	fxt_write_thread(w, 1, IRQ_PID, IRQ_TID(0));
+	irq0(w, 1000, 3, 0);
+	irq0(w, 2000, 3, 1);
+	fxt_write_string(w, 3, "ahci", 4);
+	irq0(w, 3000, 3, 2);
+	irq0(w, 4000, 67, 3);
+	irq0(w, 5000, 3, 4);
+	fxt_write_provider_section(w, 1);
+	fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, 5005, fxt_thread_inline(IRQ_PID, IRQ_TID(1)),
+			fxt_str_index(1), fxt_str_index(3), NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_DURATION_END, 5050, fxt_thread_inline(IRQ_PID, IRQ_TID(1)),
+			fxt_str_index(1), fxt_str_index(3), NULL, 0, 0);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_string(w, 1, "irq", 3);
+	fxt_write_string(w, 3, "i915", 4);
+	fxt_write_string(w, 67, "xhci_hcd", 8);
+	fxt_write_thread(w, 1, IRQ_PID, IRQ_TID(0));
+	irq0(w, 6000, 3, 5);
+	irq0(w, 7000, 67, 6);
+}
+
 /*
  * CPUs 0 and 256 as fxt-collect writes them: providers 0 and 256, named
  * "cpu0" and "cpu256". The context switch's 8-bit cpu field holds 0 on
@@ -716,6 +762,8 @@ const struct tcase tcases[] = {
 	       "a thread renamed on another CPU than it was forked on, saved oldest last"),
 	GOLDEN("cross-cpu", build_cross_cpu,
 	       "chunks of two CPUs overlapping in time: a wakeup later in the file"),
+	GOLDEN("irq-names", build_irq_names,
+	       "interrupt name indices redefined by strings and providers"),
 	GOLDEN("cpu256", build_cpu256,
 	       "CPUs 0 and 256: the 8-bit cpu field of their switches is 0 on both"),
 
