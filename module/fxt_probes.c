@@ -54,15 +54,16 @@ static void fxt_probe_rename(void *data, struct task_struct *task,
  * Interrupt begin/end events nest per CPU (a hard interrupt can interrupt a
  * softirq or a probe, never the reverse). Each CPU keeps a stack of the
  * open levels, each saying which interrupt opened it (kind and number) and
- * whether its begin was written. An end closes the innermost level only
- * when it is that same interrupt's, and is written exactly when its begin
- * was: not for an interrupt that began before tracing did, nor for one
- * whose begin was dropped, nor for one whose exit probe was hooked before
- * its entry probe (exits are hooked first): such an end leaves the level
- * it does not belong to open, where popping it would close, say, a softirq
- * with a local_timer end. The end reuses its begin's name index. A level
- * whose end is never seen (its exit unhooked while it ran) stays open, as
- * at the end of any trace: the next start empties the stack.
+ * whether its begin was written. An end closes the level of that same
+ * interrupt (the innermost, but for PREEMPT_RT: see fxt_irq_end()) and is
+ * written exactly when its begin was: not for an interrupt that began
+ * before tracing did, nor for one whose begin was dropped, nor for one
+ * whose exit probe was hooked before its entry probe (exits are hooked
+ * first): such an end matches no level and closes none, where popping the
+ * innermost would close, say, a softirq with a local_timer end. The end
+ * reuses its begin's name index. A level whose end is never seen (its exit
+ * unhooked while it ran) stays open, as at the end of any trace: the next
+ * start empties the stack.
  *
  * The stack and the record are handled with interrupts off, so a nested
  * probe never sees a half-made level; the work is bounded.
@@ -91,16 +92,20 @@ static void fxt_irq_begin(enum fxt_irq_kind kind, u32 number, u16 cat,
 }
 
 /*
- * Close the innermost level if (kind, number) opened it, writing the end
- * when the begin was written. @inline_name: the name to write when the
- * begin had no index for it.
+ * Close the level that (kind, number) opened: normally the innermost. On
+ * PREEMPT_RT interrupt handlers and softirqs run in preemptible threads, so
+ * an inner level can end after an outer one; the level is then found
+ * further down and taken out, so that no level stays open forever and
+ * fills the stack. An end that matches no level (its entry was not hooked
+ * yet) closes nothing. Writes the end when the begin was written.
+ * @inline_name: the name to write when the begin had no index for it.
  */
 static void fxt_irq_end(enum fxt_irq_kind kind, u32 number, u16 cat,
 			const char *inline_name, u16 arg_name,
 			unsigned int arg_type, u32 arg_value)
 {
 	struct fxt_cpu *c = fxt_this_cpu();
-	struct fxt_irq_level *l;
+	struct fxt_irq_level l;
 	unsigned long flags;
 	unsigned int level;
 
@@ -108,18 +113,23 @@ static void fxt_irq_end(enum fxt_irq_kind kind, u32 number, u16 cat,
 	level = c->irq_depth;
 	if (!level)
 		goto out;		/* it began before tracing did */
-	level--;
-	if (level >= FXT_IRQ_MAX_DEPTH) {
-		c->irq_depth = level;	/* too deep to be recorded */
+	if (level > FXT_IRQ_MAX_DEPTH) {
+		c->irq_depth--;		/* too deep to be recorded */
 		goto out;
 	}
-	l = &c->irq_stack[level];
-	if (l->kind != kind || l->number != number)
-		goto out;		/* not this interrupt's level */
-	c->irq_depth = level;
-	if (l->written)
-		fxt_write_irq_event(c, FXT_EVENT_DURATION_END, cat, l->name,
-				    l->name ? NULL : inline_name, arg_name,
+	while (level--) {
+		l = c->irq_stack[level];
+		if (l.kind == kind && l.number == number)
+			break;
+	}
+	if (l.kind != kind || l.number != number)
+		goto out;		/* not an open interrupt's end */
+	memmove(&c->irq_stack[level], &c->irq_stack[level + 1],
+		(c->irq_depth - 1 - level) * sizeof(l));
+	c->irq_depth--;
+	if (l.written)
+		fxt_write_irq_event(c, FXT_EVENT_DURATION_END, cat, l.name,
+				    l.name ? NULL : inline_name, arg_name,
 				    arg_type, arg_value);
 out:
 	local_irq_restore(flags);
