@@ -6,7 +6,7 @@
 
 # The kernel to build for: KVER=... picks an installed kernel; by default the
 # running kernel when its build dir exists, else Debian's linux-image-amd64.
-KVER ?= $(shell scripts/kver)
+KVER ?= $(shell scripts/kver 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 export KVER KDIR
 
@@ -34,9 +34,17 @@ unit-test:
 	$(MAKE) -C userspace test
 
 # The whole suite on 2 vCPUs, then CPU hotplug again on 4 (CPUs 1-3 toggle).
+# The archives the selftests wrote are kept in build/archives/KVER[-smp4],
+# and Perfetto's trace processor (when at hand) must show in each what fxt's
+# readers say it holds (scripts/perfetto-check).
+ARCHIVES = $(CURDIR)/build/archives/$(KVER)
 vmtest: module selftests
-	scripts/vm-run --kver $(KVER) --timeout 1200 -- selftests/run-all
-	scripts/vm-run --kver $(KVER) --smp 4 --timeout 600 -- selftests/run-all fxt_hotplug
+	rm -rf $(ARCHIVES) $(ARCHIVES)-smp4
+	FXT_SELFTEST_KEEP=$(ARCHIVES) \
+		scripts/vm-run --kver $(KVER) --timeout 1200 -- selftests/run-all
+	FXT_SELFTEST_KEEP=$(ARCHIVES)-smp4 \
+		scripts/vm-run --kver $(KVER) --smp 4 --timeout 600 -- selftests/run-all fxt_hotplug
+	scripts/perfetto-check $(ARCHIVES)/*.fxt $(ARCHIVES)-smp4/*.fxt
 
 # The kernels `make check` runs the VM selftests on (scripts/kver-resolve).
 KVERS ?= default 6.12-rt
