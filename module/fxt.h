@@ -212,7 +212,7 @@ void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
 void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		      struct task_struct *prev, struct task_struct *next,
 		      unsigned int prev_state);
-void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p);
+void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued);
 bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
 			 u16 name, const char *inline_name, u16 arg_name,
 			 unsigned int arg_type, u32 arg_value);

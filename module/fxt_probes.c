@@ -27,9 +27,50 @@ static void fxt_probe_switch(void *data, bool preempt,
 	fxt_write_switch(fxt_this_cpu(), preempt, prev, next, prev_state);
 }
 
+/*
+ * sched_waking fires in try_to_wake_up() before the scheduler looks at the
+ * task, and a wakeup record must not say more than the wakeup does:
+ *
+ * - A task still on its run queue (running, or preempted on its way to
+ *   sleep) is not made runnable by it: try_to_wake_up() only sets it
+ *   TASK_RUNNING again. Its record says so with the weight
+ *   FXT_WEIGHT_NO_STATE_CHANGE, which Perfetto reads as "leave the
+ *   thread's state alone"; with the thread's priority, Perfetto would
+ *   restart the thread's time at the wakeup and cut its running slice
+ *   short at the next switch.
+ * - A task off its run queue but still on a CPU is being switched out
+ *   there: its switch record may not be written yet. Wait (as
+ *   try_to_wake_up() itself does next) until it is off that CPU before
+ *   taking the wakeup's time, so that the wakeup follows the switch that
+ *   put the task to sleep. Bounded: that CPU has interrupts off until it
+ *   clears on_cpu; the bound only guards against the unforeseen.
+ *
+ * p->on_rq cannot become set under us (that takes a wakeup, and we hold
+ * p->pi_lock); it can become clear, if the task blocks on its CPU after
+ * we looked: that wakeup is then written as changing nothing, at a time
+ * before the switch, where it could not have been drawn as a wakeup.
+ */
+#define FXT_WAKE_SPIN_MAX	100000
+
 static void fxt_probe_waking(void *data, struct task_struct *p)
 {
-	fxt_write_wakeup(fxt_this_cpu(), p);
+	bool queued = READ_ONCE(p->on_rq);
+#ifdef CONFIG_SMP
+	unsigned int spins = FXT_WAKE_SPIN_MAX;
+
+	if (!queued && task_cpu(p) != smp_processor_id()) {
+		/* Pairs with finish_task()'s release: the switch came first. */
+		while (smp_load_acquire(&p->on_cpu) && --spins)
+			cpu_relax();
+	}
+#endif
+	fxt_write_wakeup(fxt_this_cpu(), p, queued);
+}
+
+/* A new task is on its run queue already, and has never run. */
+static void fxt_probe_wakeup_new(void *data, struct task_struct *p)
+{
+	fxt_write_wakeup(fxt_this_cpu(), p, false);
 }
 
 static void fxt_probe_fork(void *data, struct task_struct *parent,
@@ -215,7 +256,7 @@ static struct fxt_hook fxt_hooks[] = {
 	FXT_HOOK("task_rename", fxt_probe_rename, FXT_NAMES),
 	FXT_HOOK("sched_switch", fxt_probe_switch, FXT_CAT_SCHED),
 	FXT_HOOK("sched_waking", fxt_probe_waking, FXT_CAT_WAKEUP),
-	FXT_HOOK("sched_wakeup_new", fxt_probe_waking, FXT_CAT_WAKEUP),
+	FXT_HOOK("sched_wakeup_new", fxt_probe_wakeup_new, FXT_CAT_WAKEUP),
 	FXT_HOOK("irq_handler_exit", fxt_probe_irq_exit, FXT_CAT_IRQ),
 	FXT_HOOK("irq_handler_entry", fxt_probe_irq_entry, FXT_CAT_IRQ),
 	FXT_HOOK("softirq_exit", fxt_probe_softirq_exit, FXT_CAT_SOFTIRQ),

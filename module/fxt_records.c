@@ -201,7 +201,7 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 	fxt_rolling_commit(c, words * 8, bufno);
 }
 
-void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p)
+void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued)
 {
 	const unsigned int words = 6;
 	u64 waker, ts, *w;
@@ -225,7 +225,8 @@ void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p)
 	w[0] = fxt_wakeup_header(words, 2, c->cpu);
 	w[1] = ts;
 	w[2] = p->pid;
-	w[3] = fxt_arg_header(FXT_ARG_INT32, 1, FXT_S_WEIGHT, fxt_prio(p));
+	w[3] = fxt_arg_header(FXT_ARG_INT32, 1, FXT_S_WEIGHT,
+			      queued ? FXT_WEIGHT_NO_STATE_CHANGE : fxt_prio(p));
 	w[4] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_S_WAKER, 0);
 	w[5] = waker;
 	fxt_rolling_commit(c, words * 8, bufno);

@@ -56,6 +56,15 @@ enum fxt_metadata_type {
 #define FXT_NAMES_PROVIDER_ID		0xffffffffu
 #define FXT_NAMES_PROVIDER_NAME		"fxt-collect newest names"
 
+/*
+ * The "weight" argument of a thread wakeup (subtype 2) that changes no
+ * thread's state: Perfetto's importer reads INT32_MIN as "idle" and leaves
+ * the thread's state alone. fxt writes it for a wakeup of a thread that was
+ * still on its run queue, running or preempted (Documentation/records.rst,
+ * "Thread wakeup").
+ */
+#define FXT_WEIGHT_NO_STATE_CHANGE	0x80000000u
+
 /* Provider event ids (provider event metadata [52..55]). */
 #define FXT_PROVIDER_EVENT_BUFFER_FULL	0
 
