@@ -1337,8 +1337,14 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 		avail = r->len - r->pos;
 		if (r->stopped)
 			return r->end_rc;
-		if (avail == 0)
+		if (avail == 0) {
+			/* Every FXT archive starts with the magic number record. */
+			if (!r->started) {
+				r->started = true;
+				report(r, r->buf_off, FXT_D_NO_MAGIC, NULL);
+			}
 			return 0;
+		}
 		if (avail < 8) {
 			truncated(r, r->buf_off + r->pos, 8, avail);
 			return 0;

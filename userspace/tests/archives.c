@@ -396,6 +396,12 @@ static void build_names(struct fxt_writer *w)
 /* ------------------------------------------------------------------ */
 /* Check archives: one kind of defect each.                             */
 
+/* Not a byte: not an FXT archive either (nothing says what it is). */
+static void build_empty(struct fxt_writer *w)
+{
+	(void)w;
+}
+
 static void build_no_magic(struct fxt_writer *w)
 {
 	fxt_write_provider_info(w, 0, "cpu0");
@@ -767,7 +773,12 @@ const struct tcase tcases[] = {
 	GOLDEN("cpu256", build_cpu256,
 	       "CPUs 0 and 256: the 8-bit cpu field of their switches is 0 on both"),
 
-	CHECK("no-magic", build_no_magic, "no magic number record", FXT_D_NO_MAGIC),
+	{ .name = "empty", .kind = T_CHECK, .build = build_empty,
+	  .nexpect = 1, .expect = { FXT_D_NO_MAGIC }, .golden_check = true,
+	  .what = "0 bytes: no magic number record", .count = 1 },
+	{ .name = "no-magic", .kind = T_CHECK, .build = build_no_magic,
+	  .nexpect = 1, .expect = { FXT_D_NO_MAGIC }, .golden_check = true,
+	  .what = "records without the magic number record first", .count = 1 },
 	CHECK("big-endian", build_big_endian, "byte-swapped magic", FXT_D_BIG_ENDIAN),
 	CHECK("bad-magic", build_bad_magic, "malformed magic records", FXT_D_BAD_MAGIC_RECORD),
 	CHECK("size-zero", build_size_zero, "a record of size 0", FXT_D_SIZE_ZERO),
