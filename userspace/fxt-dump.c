@@ -393,6 +393,7 @@ int main(int argc, char **argv)
 	cs.out = o;
 	cs.check = mode == MODE_CHECK;
 	fxt_reader_set_diag(r, on_diag, &cs);
+	fxt_reader_check_durations(r, mode == MODE_CHECK);
 
 	if (mode == MODE_JSON) {
 		struct fxt_merge *m;

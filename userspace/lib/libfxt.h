@@ -312,9 +312,11 @@ struct fxt_record {
 
 enum fxt_diag_severity {
 	FXT_SEV_ERROR,		/* the archive breaks the specification */
-	FXT_SEV_WARNING,	/* readable, but something was lost or limited */
+	FXT_SEV_WARNING,	/* readable, but something was lost or limited, or
+			   a viewer will draw it wrong */
 };
 
+/* New ids go last: the values of the others stay what they were. */
 #define FXT_DIAGS(X)								\
 	X(NO_MAGIC,         ERROR,   "archive does not start with the magic number record") \
 	X(BIG_ENDIAN,       ERROR,   "big-endian archive: not supported") \
@@ -347,7 +349,9 @@ enum fxt_diag_severity {
 	X(DURATION_END,     ERROR,   "duration complete event ends before it begins: %s") \
 	X(BLOB_SIZE,        ERROR,   "blob payload size %s does not match the record") \
 	X(MEMORY_LIMIT,     WARNING, "reader memory limit reached: %s no longer recorded") \
-	X(IO_ERROR,         ERROR,   "read error: %s")
+	X(IO_ERROR,         ERROR,   "read error: %s") \
+	X(DURATION_UNMATCHED, WARNING, "duration end without a begin: %s") \
+	X(DURATION_MISMATCH, WARNING, "duration end does not match the innermost begin: %s")
 
 enum fxt_diag_id {
 #define FXT_DIAG_ENUM(id, sev, msg) FXT_D_##id,
@@ -425,6 +429,13 @@ void fxt_reader_set_mem_limit(struct fxt_reader *r, size_t bytes);
 void fxt_reader_skip_args(struct fxt_reader *r, unsigned int what);
 /* Apply kernel object records to the koid table (default on). */
 void fxt_reader_set_track_kobjs(struct fxt_reader *r, bool on);
+/*
+ * Check that the duration begin/end events of each thread nest, per
+ * provider (default off; fxt-dump --check turns it on): warnings
+ * DURATION_UNMATCHED and DURATION_MISMATCH. Costs about 400 bytes per
+ * thread with duration events, within the memory limit.
+ */
+void fxt_reader_check_durations(struct fxt_reader *r, bool on);
 
 /*
  * Decode the next record into *rec. Returns 1 for a record (possibly with

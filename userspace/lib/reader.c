@@ -13,7 +13,9 @@
  *		when first used;
  *   strings	one allocation per string record, replaced in place;
  *   kernel	one open-addressing hash of koid -> name, type and process,
- *   objects	global as the specification says.
+ *   objects	global as the specification says;
+ *   duration	with fxt_reader_check_durations() only: per provider, one
+ *   stacks	struct dur_thread per thread koid with duration events.
  *
  * Provider info metadata makes a fresh provider state current (announcing
  * an id again starts it over); provider section metadata switches to an
@@ -34,6 +36,7 @@
 
 #include "libfxt.h"
 #include "internal.h"
+#include "u64map.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "libfxt reads FXT archives on little-endian hosts only"
@@ -44,6 +47,8 @@
 #define PROV_BUCKETS	256				/* provider hash buckets */
 #define MIN_BUFSIZE	(64u << 10)
 #define NS_PER_SEC	1000000000ull
+#define DUR_DEPTH	32		/* open duration levels kept per thread */
+#define DUR_SEEN	16		/* names begun remembered per thread */
 
 struct str_slot {
 	char *data;		/* malloc'd copy, NULL for an empty string */
@@ -56,6 +61,25 @@ struct thread_slot {
 	bool defined;
 };
 
+/*
+ * Duration begin/end nesting of one thread in one provider (a provider's
+ * records are in time order, its threads' events nest in file order): the
+ * open levels, innermost last, each a hash of its category and name; the
+ * levels past DUR_DEPTH are only counted. seen: the names begun on the
+ * thread so far (up to DUR_SEEN of them), to tell an end whose begin may
+ * precede the archive from one whose begin cannot (see check_duration()).
+ */
+struct dur_thread {
+	uint64_t tid;
+	uint32_t depth;
+	uint8_t nseen;		/* past DUR_SEEN names, the others are not kept */
+	uint64_t open[DUR_DEPTH];
+	uint64_t seen[DUR_SEEN];
+};
+
+/* Reader memory charged per dur_thread: itself and its u64map slots. */
+#define DUR_THREAD_MEM	(sizeof(struct dur_thread) + 2 * (sizeof(uint64_t) + sizeof(uint32_t)))
+
 struct provider {
 	uint32_t id;
 	bool announced;		/* by provider info metadata */
@@ -67,9 +91,13 @@ struct provider {
 	char name[256];
 	struct thread_slot threads[256];
 	struct str_slot *strs[STR_CHUNKS];
+	/* duration nesting (fxt_reader_check_durations()) */
+	struct u64map dur_map;		/* thread koid -> index in durs */
+	struct dur_thread *durs;
+	uint32_t ndurs, dur_cap;
 };
 
-enum mem_kind { MEM_STRINGS, MEM_KOBJS, MEM_PROVIDERS, MEM_KINDS };
+enum mem_kind { MEM_STRINGS, MEM_KOBJS, MEM_PROVIDERS, MEM_DURATIONS, MEM_KINDS };
 
 struct kobj_table {
 	struct fxt_kobj_info *slots;
@@ -110,6 +138,7 @@ struct fxt_reader {
 	unsigned int nproviders;
 
 	unsigned int skip_args;		/* FXT_SKIP_* */
+	bool check_durations;		/* DURATION_UNMATCHED, DURATION_MISMATCH */
 
 	/* kernel objects: kt is &own_kt, or a table shared by merge cursors */
 	bool track_kobjs;
@@ -210,7 +239,7 @@ static bool mem_take(struct fxt_reader *r, size_t bytes, enum mem_kind kind,
 		     uint64_t offset)
 {
 	static const char *const what[MEM_KINDS] = {
-		"strings", "kernel object names", "providers",
+		"strings", "kernel object names", "providers", "duration levels",
 	};
 
 	if (r->mem_used + bytes <= r->mem_limit) {
@@ -251,6 +280,11 @@ static void provider_clear(struct fxt_reader *r, struct provider *p)
 		p->strs[i] = NULL;
 	}
 	memset(p->threads, 0, sizeof(p->threads));
+	mem_give(r, p->ndurs * DUR_THREAD_MEM);
+	free(p->durs);
+	p->durs = NULL;
+	p->ndurs = p->dur_cap = 0;
+	u64map_free(&p->dur_map);
 	p->ticks_per_second = NS_PER_SEC;
 	p->last_ts = 0;
 	p->name[0] = 0;
@@ -885,6 +919,146 @@ static void decode_kobj(struct cur *c, uint64_t h)
 			 rec->offset);
 }
 
+/* ------------------------------------------------------------------ */
+/* Duration nesting (fxt_reader_check_durations()).                     */
+
+/* FNV-1a of a string, continuing from h; an undefined one hashes apart. */
+static uint64_t str_hash(uint64_t h, struct fxt_str s)
+{
+	uint16_t i;
+
+	if (!s.data)
+		return (h ^ 0x100) * 0x100000001b3ull;
+	for (i = 0; i < s.len; i++)
+		h = (h ^ (unsigned char)s.data[i]) * 0x100000001b3ull;
+	return (h ^ 0x101) * 0x100000001b3ull;	/* ends the string */
+}
+
+/* The nesting state of thread tid in the record's provider, or NULL. */
+static struct dur_thread *dur_thread(struct cur *c, uint64_t tid)
+{
+	struct provider *p = c->prov;
+	int64_t i = u64map_get(&p->dur_map, tid);
+	struct dur_thread *t;
+
+	if (i >= 0)
+		return &p->durs[i];
+	if (p->ndurs == UINT32_MAX - 1 ||
+	    !mem_take(c->r, DUR_THREAD_MEM, MEM_DURATIONS, c->rec->offset))
+		return NULL;
+	if (p->ndurs == p->dur_cap) {
+		uint32_t cap = p->dur_cap ? p->dur_cap * 2 : 8;
+		struct dur_thread *n = realloc(p->durs, cap * sizeof(*n));
+
+		if (!n)
+			goto fail;
+		p->durs = n;
+		p->dur_cap = cap;
+	}
+	if (u64map_put(&p->dur_map, tid, p->ndurs))
+		goto fail;
+	t = &p->durs[p->ndurs++];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	return t;
+fail:
+	mem_give(c->r, DUR_THREAD_MEM);
+	return NULL;
+}
+
+static bool dur_seen(const struct dur_thread *t, uint64_t name)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nseen; i++)
+		if (t->seen[i] == name)
+			return true;
+	return false;
+}
+
+/* "category" "name" on thread tid, for a message (names cut at 60 bytes). */
+static void dur_what(char *buf, size_t size, const struct fxt_record *rec, uint64_t tid)
+{
+	struct fxt_str cat = rec->u.event.category, name = rec->u.event.name;
+
+	snprintf(buf, size, "\"%.*s\" \"%.*s\" on thread %llu",
+		 cat.data ? (cat.len < 60 ? (int)cat.len : 60) : 0, cat.data ? cat.data : "",
+		 name.data ? (name.len < 60 ? (int)name.len : 60) : 0, name.data ? name.data : "",
+		 (unsigned long long)tid);
+}
+
+/*
+ * Duration begin and end events of one thread nest like a stack, and an end
+ * closes the innermost open begin, of the same category and name: what a
+ * viewer assumes (Perfetto closes the innermost slice, whatever the end's
+ * name). An end that breaks this is drawn wrong, so it is a warning:
+ *
+ *   DURATION_MISMATCH	an end while other levels are open and its own is
+ *			not the innermost: it closes a level further down
+ *			(as fxt.ko does on PREEMPT_RT, records.rst) or,
+ *			matching none, is ignored (as fxt's readers do);
+ *   DURATION_UNMATCHED	an end with no level open on its thread, whose
+ *			category and name were begun on the thread before.
+ *
+ * An end with nothing open whose name was never begun on the thread is
+ * not reported: its begin may precede the archive (a trace that starts
+ * inside an interrupt, a circular buffer that wrapped), and it cannot be
+ * told from a lost one; nor is one whose name is past the DUR_SEEN kept. A begin left open at the end of the archive is
+ * not reported either (a trace may stop inside an interrupt). Levels past
+ * DUR_DEPTH are counted, not checked.
+ */
+static void check_duration(struct cur *c, unsigned int type)
+{
+	const struct fxt_record *rec = c->rec;
+	struct dur_thread *t = dur_thread(c, rec->u.event.thread.tid);
+	uint64_t name = str_hash(str_hash(0xcbf29ce484222325ull, rec->u.event.category),
+				 rec->u.event.name);
+	char what[160];
+	uint32_t i;
+
+	if (!t)
+		return;
+	if (type == FXT_EVENT_DURATION_BEGIN) {
+		if (t->depth < DUR_DEPTH)
+			t->open[t->depth] = name;
+		if (t->depth < UINT32_MAX)
+			t->depth++;
+		if (t->nseen < DUR_SEEN && !dur_seen(t, name))
+			t->seen[t->nseen++] = name;
+		return;
+	}
+	if (!t->depth) {
+		if (dur_seen(t, name)) {
+			dur_what(what, sizeof(what), rec, t->tid);
+			REPORT(c, DURATION_UNMATCHED, "%s, which began and ended it before",
+			       what);
+		}
+		return;
+	}
+	if (t->depth > DUR_DEPTH) {	/* a level not kept */
+		t->depth--;
+		return;
+	}
+	if (t->open[t->depth - 1] == name) {
+		t->depth--;
+		return;
+	}
+	for (i = t->depth - 1; i-- > 0;)
+		if (t->open[i] == name)
+			break;
+	if (i < t->depth) {
+		dur_what(what, sizeof(what), rec, t->tid);
+		REPORT(c, DURATION_MISMATCH, "%s closes level %u of %u open, not the innermost",
+		       what, i + 1, t->depth);
+		memmove(&t->open[i], &t->open[i + 1], (t->depth - 1 - i) * sizeof(t->open[0]));
+		t->depth--;
+	} else {
+		dur_what(what, sizeof(what), rec, t->tid);
+		REPORT(c, DURATION_MISMATCH, "%s matches no open level (%u open; ignored)",
+		       what, t->depth);
+	}
+}
+
 static void decode_event(struct cur *c, uint64_t h)
 {
 	struct fxt_record *rec = c->rec;
@@ -919,6 +1093,9 @@ static void decode_event(struct cur *c, uint64_t h)
 	if (type == FXT_EVENT_DURATION_COMPLETE && rec->u.event.data < rec->ts)
 		REPORT(c, DURATION_END, "%llu < %llu",
 		       (unsigned long long)rec->u.event.data, (unsigned long long)rec->ts);
+	if (c->r->check_durations && rec->u.event.thread.defined &&
+	    (type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END))
+		check_duration(c, type);
 }
 
 static void decode_sched(struct cur *c, uint64_t h)
@@ -1337,8 +1514,14 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 		avail = r->len - r->pos;
 		if (r->stopped)
 			return r->end_rc;
-		if (avail == 0)
+		if (avail == 0) {
+			/* Every FXT archive starts with the magic number record. */
+			if (!r->started) {
+				r->started = true;
+				report(r, r->buf_off, FXT_D_NO_MAGIC, NULL);
+			}
 			return 0;
+		}
 		if (avail < 8) {
 			truncated(r, r->buf_off + r->pos, 8, avail);
 			return 0;
@@ -1579,6 +1762,11 @@ void fxt_reader_skip_args(struct fxt_reader *r, unsigned int what)
 void fxt_reader_set_track_kobjs(struct fxt_reader *r, bool on)
 {
 	r->track_kobjs = on;
+}
+
+void fxt_reader_check_durations(struct fxt_reader *r, bool on)
+{
+	r->check_durations = on;
 }
 
 uint64_t fxt_reader_offset(const struct fxt_reader *r)

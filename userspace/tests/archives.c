@@ -123,7 +123,10 @@ static void build_basic(struct fxt_writer *w)
 	fxt_write_wakeup(w, 1, 5000, 101, 25, 100);
 	fxt_write_switch(w, 1, 5200, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
 			 fxt_thread_index(2), 25);
-	/* An interrupt still open when the trace ends, an end without a begin. */
+	/*
+	 * An interrupt still open when the trace ends, an end without a begin
+	 * (local_timer began and ended before: --check warns, DURATION_UNMATCHED).
+	 */
 	fxt_write_event(w, FXT_EVENT_DURATION_END, 5300, fxt_thread_index(1),
 			fxt_str_index(1), fxt_str_index(2), NULL, 0, 0);
 	fxt_write_switch(w, 1, 7000, FXT_THREAD_DEAD, fxt_thread_index(2), 25,
@@ -395,6 +398,12 @@ static void build_names(struct fxt_writer *w)
 
 /* ------------------------------------------------------------------ */
 /* Check archives: one kind of defect each.                             */
+
+/* Not a byte: not an FXT archive either (nothing says what it is). */
+static void build_empty(struct fxt_writer *w)
+{
+	(void)w;
+}
 
 static void build_no_magic(struct fxt_writer *w)
 {
@@ -712,6 +721,70 @@ static void build_duration_end(struct fxt_writer *w)
 			fxt_str("c"), fxt_str("n"), NULL, 0, 50);
 }
 
+/* A duration begin or end of thread tid (pid 1) in category "c". */
+static void dur(struct fxt_writer *w, unsigned int type, uint64_t ts, uint64_t tid,
+		const char *name)
+{
+	fxt_write_event(w, type, ts, fxt_thread_inline(1, tid), fxt_str("c"), fxt_str(name),
+			NULL, 0, 0);
+}
+
+#define B(ts, tid, name)	dur(w, FXT_EVENT_DURATION_BEGIN, ts, tid, name)
+#define E(ts, tid, name)	dur(w, FXT_EVENT_DURATION_END, ts, tid, name)
+
+/*
+ * One end without a begin (thread 1: "a" again after it was closed), and
+ * the ends that must not be reported: before any begin (thread 2: the
+ * archive may start inside "pre"), one whose name was never begun after
+ * other levels came and went (thread 3: inside "outer" since before the
+ * archive), the same name on another thread (4) or in another provider
+ * (1), levels past the 32 kept (thread 5, 40 deep), and a begin left open.
+ */
+static void build_duration_unmatched(struct fxt_writer *w)
+{
+	unsigned int i;
+
+	prelude(w);
+	B(10, 1, "a");
+	E(20, 1, "a");
+	E(30, 1, "a");		/* the one warning */
+	E(40, 2, "pre");
+	B(50, 2, "x");
+	E(60, 2, "x");
+	B(70, 3, "inner");
+	E(80, 3, "inner");
+	E(90, 3, "outer");
+	E(100, 4, "a");
+	for (i = 0; i < 40; i++)
+		B(200 + i, 5, i % 2 ? "odd" : "even");
+	for (i = 40; i-- > 0;)
+		E(300 + 40 - i, 5, i % 2 ? "odd" : "even");
+	B(400, 1, "open at the end");
+	fxt_write_provider_info(w, 1, "cpu1");
+	fxt_write_init(w, NS);
+	E(50, 1, "a");
+}
+
+/*
+ * Ends that are not the innermost level's: "a" closing below "b" (as on
+ * PREEMPT_RT: the level is taken out, "b" ends fine after it), then "z",
+ * which no open level has (ignored: "a" still closes its own).
+ */
+static void build_duration_mismatch(struct fxt_writer *w)
+{
+	prelude(w);
+	B(10, 1, "a");
+	B(20, 1, "b");
+	E(30, 1, "a");		/* warning: level 1 of 2 */
+	E(40, 1, "b");
+	B(50, 1, "a");
+	E(60, 1, "z");		/* warning: none of 1 */
+	E(70, 1, "a");
+}
+
+#undef B
+#undef E
+
 static void build_blob_size(struct fxt_writer *w)
 {
 	prelude(w);
@@ -767,7 +840,12 @@ const struct tcase tcases[] = {
 	GOLDEN("cpu256", build_cpu256,
 	       "CPUs 0 and 256: the 8-bit cpu field of their switches is 0 on both"),
 
-	CHECK("no-magic", build_no_magic, "no magic number record", FXT_D_NO_MAGIC),
+	{ .name = "empty", .kind = T_CHECK, .build = build_empty,
+	  .nexpect = 1, .expect = { FXT_D_NO_MAGIC }, .golden_check = true,
+	  .what = "0 bytes: no magic number record", .count = 1 },
+	{ .name = "no-magic", .kind = T_CHECK, .build = build_no_magic,
+	  .nexpect = 1, .expect = { FXT_D_NO_MAGIC }, .golden_check = true,
+	  .what = "records without the magic number record first", .count = 1 },
 	CHECK("big-endian", build_big_endian, "byte-swapped magic", FXT_D_BIG_ENDIAN),
 	CHECK("bad-magic", build_bad_magic, "malformed magic records", FXT_D_BAD_MAGIC_RECORD),
 	CHECK("size-zero", build_size_zero, "a record of size 0", FXT_D_SIZE_ZERO),
@@ -842,6 +920,17 @@ const struct tcase tcases[] = {
 	      FXT_D_TIME_BACKWARDS),
 	CHECK("duration-end", build_duration_end, "a complete event ending before it begins",
 	      FXT_D_DURATION_END),
+	{ .name = "duration-unmatched", .kind = T_CHECK, .build = build_duration_unmatched,
+	  .nexpect = 1, .expect = { FXT_D_DURATION_UNMATCHED }, .golden_check = true,
+	  .what = "a duration end after its thread closed the same name's begin",
+	  .msgs = { "\"c\" \"a\" on thread 1, which began and ended it before" },
+	  .count = 1 },
+	{ .name = "duration-mismatch", .kind = T_CHECK, .build = build_duration_mismatch,
+	  .nexpect = 1, .expect = { FXT_D_DURATION_MISMATCH }, .golden_check = true,
+	  .what = "duration ends that do not close their thread's innermost begin",
+	  .msgs = { "\"c\" \"a\" on thread 1 closes level 1 of 2 open, not the innermost",
+		    "\"c\" \"z\" on thread 1 matches no open level (1 open; ignored)" },
+	  .count = 2 },
 	CHECK("blob-size", build_blob_size, "blob sizes not matching the record",
 	      FXT_D_BLOB_SIZE),
 	{ .name = "memory-limit", .kind = T_CHECK, .build = build_memory_limit,

@@ -4,8 +4,11 @@
  *
  *   mkarchive --list          name, kind (golden/check), whether the
  *                             tools read it as the unit tests do ("cli"),
- *                             and "golden-check" when its --check output
- *                             is compared with tests/golden/NAME.check
+ *                             "golden-check" when its --check output is
+ *                             compared with tests/golden/NAME.check (else
+ *                             "-"), and for a check archive "error" when
+ *                             --check must fail on it, "warning" when it
+ *                             must pass with warnings only (else "-")
  *   mkarchive NAME FILE       write archive NAME to FILE
  *   mkarchive --large MIB FILE
  *                             a sparse archive of MIB MiB: a magic number,
@@ -59,10 +62,19 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
 		for (i = 0; i < ntcases; i++) {
+			const char *sev = "-";
+			unsigned int k;
+
 			t = &tcases[i];
-			printf("%s %s %s %s\n", t->name, t->kind == T_GOLDEN ? "golden" : "check",
+			if (t->kind == T_CHECK) {
+				sev = "warning";
+				for (k = 0; k < t->nexpect; k++)
+					if (fxt_diag_severity(t->expect[k]) == FXT_SEV_ERROR)
+						sev = "error";
+			}
+			printf("%s %s %s %s %s\n", t->name, t->kind == T_GOLDEN ? "golden" : "check",
 			       t->bufsize || t->memlimit ? "unit" : "cli",
-			       t->golden_check ? "golden-check" : "-");
+			       t->golden_check ? "golden-check" : "-", sev);
 		}
 		return 0;
 	}

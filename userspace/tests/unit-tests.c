@@ -499,6 +499,60 @@ static void test_golden_clean(void)
 	}
 }
 
+/*
+ * Duration nesting is checked only when asked (fxt-dump --check): then the
+ * golden archives warn once, for basic's interrupt end on CPU 1 whose
+ * begin was closed before. Its memory counts against the reader's limit.
+ */
+static void many_threads(struct fxt_writer *w)
+{
+	uint64_t tid;
+
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 0, "app");
+	for (tid = 1; tid <= 300; tid++)
+		fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, tid, fxt_thread_inline(1, tid),
+				fxt_str("c"), fxt_str("n"), NULL, 0, 0);
+}
+
+static void test_duration_nesting(void)
+{
+	unsigned int i;
+	struct fxt_reader *r;
+	struct diags d;
+	struct blob b;
+	int rc;
+
+	for (i = 0; i < ntcases; i++) {
+		const struct tcase *t = &tcases[i];
+		bool basic = !strcmp(t->name, "basic");
+
+		if (t->kind != T_GOLDEN)
+			continue;
+		b = build_case(t);
+		r = open_blob(b, &d);
+		fxt_reader_check_durations(r, true);
+		read_all(r, &rc);
+		EXPECT(rc == 0);
+		EXPECT_EQ_U(d.count[FXT_D_DURATION_UNMATCHED], basic);
+		EXPECT_EQ_U(d.total, basic);
+		if (basic)
+			EXPECT(strstr(d.last, "\"irq\" \"local_timer\" on thread 1073741826"));
+		fxt_reader_close(r);
+		free(b.data);
+	}
+	b = build(many_threads);
+	r = open_blob(b, &d);
+	fxt_reader_check_durations(r, true);
+	fxt_reader_set_mem_limit(r, 64 << 10);
+	read_all(r, &rc);
+	EXPECT(rc == 0);
+	EXPECT_EQ_U(d.count[FXT_D_MEMORY_LIMIT], 1);
+	EXPECT(strstr(d.last, "duration levels no longer recorded"));
+	fxt_reader_close(r);
+	free(b.data);
+}
+
 /* Each defective archive reports exactly the diagnostics it lists. */
 static void test_check_cases(void)
 {
@@ -516,6 +570,7 @@ static void test_check_cases(void)
 			continue;
 		b = build_case(t);
 		r = open_blob(b, &d);
+		fxt_reader_check_durations(r, true);	/* as fxt-dump --check */
 		if (t->bufsize)
 			EXPECT(fxt_reader_set_buffer_size(r, t->bufsize) == 0);
 		if (t->memlimit)
@@ -600,9 +655,13 @@ static void test_truncation(void)
 		for (i = 0; i < n && ends[i] <= cut; i++)
 			;
 		EXPECT_EQ_U(got, i);
-		/* ...and one warning when the cut is inside a record. */
+		/*
+		 * ...and one warning when the cut is inside a record; nothing
+		 * at all is not an archive: no magic number record.
+		 */
 		EXPECT_EQ_U(d.count[FXT_D_TRUNCATED], boundary ? 0 : 1);
-		EXPECT_EQ_U(d.total, d.count[FXT_D_TRUNCATED]);
+		EXPECT_EQ_U(d.count[FXT_D_NO_MAGIC], cut == 0);
+		EXPECT_EQ_U(d.total, d.count[FXT_D_TRUNCATED] + d.count[FXT_D_NO_MAGIC]);
 		if (!boundary)
 			EXPECT(strstr(d.last, "truncated record at offset 0x") == d.last);
 		fxt_reader_close(r);
@@ -1216,6 +1275,7 @@ int main(void)
 	run("reader: decoded values", test_decode_values);
 	run("reader: golden archives are clean", test_golden_clean);
 	run("reader: check archives", test_check_cases);
+	run("reader: duration nesting, only when asked", test_duration_nesting);
 	run("reader: read error", test_io_error);
 	run("reader: truncation at every offset", test_truncation);
 	run("reader: per-provider state", test_providers);
