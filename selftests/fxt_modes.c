@@ -71,6 +71,14 @@ static int CPUS[FM_MAX_CPUS], NCPUS;
 /* Why no scenario ran at all (main()), else empty. */
 static char NOT_RUN_WHY[128];
 
+/* A scenario's reason for not running, never empty. */
+static const char *why_not(const char *why)
+{
+	if (why[0])
+		return why;
+	return NOT_RUN_WHY[0] ? NOT_RUN_WHY : "no reason recorded";
+}
+
 /* One fxt-collect run: what every collector scenario keeps. */
 struct crun {
 	bool ran;			/* collector started and was stopped */
@@ -191,8 +199,7 @@ static void run_mode(int m)
  */
 #define NEED(r) do {							\
 	if (!(r).ran && !(r).failed)					\
-		SKIP(return, "scenario did not run: %s",		\
-		     (r).why[0] ? (r).why : NOT_RUN_WHY);		\
+		SKIP(return, "scenario did not run: %s", why_not((r).why)); \
 	ASSERT_FALSE((r).failed) TH_LOG("scenario failed: %s", (r).why); \
 } while (0)
 
@@ -236,7 +243,7 @@ static void expect_ran(struct __test_metadata *_metadata, const char *name,
 {
 	EXPECT_TRUE(ran && !failed)
 		TH_LOG("%s %s: %s", name, failed ? "failed" : "did not run",
-		       why[0] ? why : NOT_RUN_WHY);
+		       why_not(why));
 }
 
 /* Defined below with the scenarios. */
@@ -1469,7 +1476,7 @@ TEST(hook_cycles_nest)
 	for (int k = 0; k < HOOK_CYCLES; k++)
 		if (!HOOK[k].ran && !HOOK[k].failed)
 			SKIP(return, "cycle %d did not run: %s", k,
-			     HOOK[k].why[0] ? HOOK[k].why : NOT_RUN_WHY);
+			     why_not(HOOK[k].why));
 	for (int k = 0; k < HOOK_CYCLES; k++) {
 		NEED(HOOK[k]);
 		EXPECT_EXIT0(HOOK[k].status, "fxt-collect");
