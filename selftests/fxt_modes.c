@@ -28,7 +28,9 @@
  *               was not seen must not close the softirq it interrupted.
  *
  * Every scenario runs once in main(), before the harness forks the cases;
- * each case checks one property of those runs. Knob: FXT_MODES_N (round
+ * each case checks one property of those runs. scenarios_ran fails when
+ * any scenario could not start (its cases then skip) or broke (a failed
+ * ioctl, a hung collector: its cases then fail too). Knob: FXT_MODES_N (round
  * trips of the switch-heavy ping-pongs, default 20000).
  */
 #include <errno.h>
@@ -66,10 +68,21 @@ static const char *tmpdir(void)
 }
 
 static int CPUS[FM_MAX_CPUS], NCPUS;
+/* Why no scenario ran at all (main()), else empty. */
+static char NOT_RUN_WHY[128];
+
+/* A scenario's reason for not running, never empty. */
+static const char *why_not(const char *why)
+{
+	if (why[0])
+		return why;
+	return NOT_RUN_WHY[0] ? NOT_RUN_WHY : "no reason recorded";
+}
 
 /* One fxt-collect run: what every collector scenario keeps. */
 struct crun {
 	bool ran;			/* collector started and was stopped */
+	bool failed;			/* it started, then broke (see why) */
 	char why[256];
 	int status;			/* collector wait status */
 	int dump_status;		/* fxt-dump --check wait status */
@@ -93,6 +106,7 @@ static void crun_stop(struct crun *r, pid_t pid)
 {
 	if (!col_stop(pid, 120, &r->status)) {
 		snprintf(r->why, sizeof(r->why), "fxt-collect hung after SIGINT");
+		r->failed = true;
 		return;
 	}
 	r->ran = true;
@@ -176,9 +190,17 @@ static void run_mode(int m)
 	crun_print(name, r);
 }
 
+/*
+ * A scenario that could not start (no /dev/fxt, no BPF switch log, a
+ * collector that did not start) skips the cases that need it, and
+ * scenarios_ran fails. One that started and then broke (a failed ioctl, a
+ * hung collector, an unreadable archive) fails them. The skip comes first:
+ * nothing may be checked before a SKIP() (lib/kselftest_harness.h).
+ */
 #define NEED(r) do {							\
-	if (!(r).ran)							\
-		SKIP(return, "scenario did not run: %s", (r).why);	\
+	if (!(r).ran && !(r).failed)					\
+		SKIP(return, "scenario did not run: %s", why_not((r).why)); \
+	ASSERT_FALSE((r).failed) TH_LOG("scenario failed: %s", (r).why); \
 } while (0)
 
 #define EXPECT_EXIT0(status, what) do {					\
@@ -211,6 +233,38 @@ static void check_mode_cpus(struct __test_metadata *_metadata, int m)
 	}
 }
 
+/*
+ * Every scenario of main() ran to its end. The cases that need one that
+ * could not start skip (NEED()): this case turns that into a failure, as
+ * scenario_ran does in the other end-to-end binaries.
+ */
+static void expect_ran(struct __test_metadata *_metadata, const char *name,
+		       bool ran, bool failed, const char *why)
+{
+	EXPECT_TRUE(ran && !failed)
+		TH_LOG("%s %s: %s", name, failed ? "failed" : "did not run",
+		       why_not(why));
+}
+
+/* Defined below with the scenarios. */
+static struct crun CIRC, SLOW, NEST;
+static void scenarios_ran_devs(struct __test_metadata *_metadata);
+static void scenarios_ran_hook(struct __test_metadata *_metadata);
+
+TEST(scenarios_ran)
+{
+	if (NOT_RUN_WHY[0])
+		TH_LOG("%s", NOT_RUN_WHY);
+	for (int m = 0; m < 3; m++)
+		expect_ran(_metadata, MODES[m], MODE_RUN[m].ran,
+			   MODE_RUN[m].failed, MODE_RUN[m].why);
+	expect_ran(_metadata, "circular 128K", CIRC.ran, CIRC.failed, CIRC.why);
+	expect_ran(_metadata, "slow collector", SLOW.ran, SLOW.failed, SLOW.why);
+	scenarios_ran_devs(_metadata);
+	expect_ran(_metadata, "nesting", NEST.ran, NEST.failed, NEST.why);
+	scenarios_ran_hook(_metadata);
+}
+
 TEST(mode_oneshot_collector_exit_0)	{ check_mode_exit(_metadata, 0); }
 TEST(mode_oneshot_dump_check)		{ check_mode_dump(_metadata, 0); }
 TEST(mode_oneshot_switches_every_cpu)	{ check_mode_cpus(_metadata, 0); }
@@ -224,7 +278,6 @@ TEST(mode_streaming_switches_every_cpu)	{ check_mode_cpus(_metadata, 2); }
 /* ------------------------------------------------------------------ */
 /* 2. Circular with a small buffer: wraps, refs still resolve.         */
 
-static struct crun CIRC;
 static unsigned long ROUNDS;
 
 static void run_circular(void)
@@ -289,7 +342,6 @@ TEST(circular_refs_resolve)
 /* ------------------------------------------------------------------ */
 /* 3. Streaming with a slow collector: exact accounting.               */
 
-static struct crun SLOW;
 static bool SLOW_LOGGED;
 static uint64_t SLOW_LOST, SLOW_MISSES;
 /* Per CPU: switches in the log between the archive's first and last. */
@@ -474,6 +526,7 @@ TEST(slow_dump_check)
 /* Driving /dev/fxt directly.                                          */
 
 struct dev {
+	bool opened;	/* open() worked: a later error is the module's */
 	int fd;
 	struct fxt_layout layout;
 	const uint8_t *map;
@@ -486,9 +539,11 @@ static int dev_init(struct dev *d, uint32_t mode, uint64_t size,
 				  .categories = cats, .durable_size = durable };
 
 	d->map = NULL;
+	d->opened = false;
 	d->fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 	if (d->fd < 0)
 		return -errno;
+	d->opened = true;
 	if (ioctl(d->fd, FXT_IOC_INITIALIZE, &cfg) ||
 	    ioctl(d->fd, FXT_IOC_GET_LAYOUT, &d->layout)) {
 		int err = -errno;
@@ -599,7 +654,7 @@ static int dev_save(struct dev *d, const char *path)
 /* 4. Circular, durable buffer full: the CPU stops recording.          */
 
 static struct {
-	bool ran;
+	bool ran, failed;
 	char why[256];
 	struct fxt_cpu_stats s1[FM_MAX_CPUS], s2[FM_MAX_CPUS];
 	int stop_err, term_err, save_err;
@@ -675,12 +730,15 @@ static void run_durable_full(void)
 
 	err = dev_init(&d, FXT_MODE_CIRCULAR, 64 << 10, 4096, 0);
 	if (err) {
-		snprintf(DUR.why, sizeof(DUR.why), "initialize: %s", strerror(-err));
+		snprintf(DUR.why, sizeof(DUR.why), "%s: %s",
+			 d.opened ? "initialize" : "open", strerror(-err));
+		DUR.failed = d.opened;
 		return;
 	}
 	err = dev_start(&d, FXT_START_CLEAR_ENTIRE);
 	if (err) {
 		snprintf(DUR.why, sizeof(DUR.why), "start: %s", strerror(-err));
+		DUR.failed = true;
 		dev_close(&d);
 		return;
 	}
@@ -700,6 +758,7 @@ static void run_durable_full(void)
 		err = get_stats(&d, DUR.s2);
 	if (err) {
 		snprintf(DUR.why, sizeof(DUR.why), "stats: %s", strerror(-err));
+		DUR.failed = true;
 		dev_close(&d);
 		return;
 	}
@@ -798,7 +857,7 @@ TEST(durable_full_stop_and_terminate)
 #define SPILL_RENAMES	500
 
 static struct {
-	bool ran;
+	bool ran, failed;
 	char why[256];
 	struct fxt_cpu_stats st[FM_MAX_CPUS];
 	struct fm_scan scan;
@@ -815,7 +874,9 @@ static void run_spill(void)
 	/* 1M: no roll (no SAVE_BUFFER to answer) for this little data. */
 	err = dev_init(&d, FXT_MODE_STREAMING, 1 << 20, 4096, FXT_CAT_SCHED);
 	if (err) {
-		snprintf(SPILL.why, sizeof(SPILL.why), "initialize: %s", strerror(-err));
+		snprintf(SPILL.why, sizeof(SPILL.why), "%s: %s",
+			 d.opened ? "initialize" : "open", strerror(-err));
+		SPILL.failed = d.opened;
 		return;
 	}
 	err = dev_start(&d, FXT_START_CLEAR_ENTIRE);
@@ -839,6 +900,7 @@ static void run_spill(void)
 	fm_kobj_prefix = NULL;
 	if (err) {
 		snprintf(SPILL.why, sizeof(SPILL.why), "%s", strerror(-err));
+		SPILL.failed = true;
 		return;
 	}
 	SPILL.ran = true;
@@ -878,7 +940,7 @@ TEST(spill_every_rename_saved)
 /* 5. Start / stop / start: RETAIN keeps the first window.             */
 
 struct two_windows {
-	bool ran;
+	bool ran, failed;
 	char why[256];
 	pid_t a[2], b[2];
 	struct fm_scan sa, sb;	/* scan watching A's, B's tids */
@@ -927,7 +989,9 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 	}
 	err = dev_init(&d, mode, 2 << 20, 0, FXT_CAT_SCHED);
 	if (err) {
-		snprintf(t->why, sizeof(t->why), "initialize: %s", strerror(-err));
+		snprintf(t->why, sizeof(t->why), "%s: %s",
+			 d.opened ? "initialize" : "open", strerror(-err));
+		t->failed = d.opened;
 		swlog_close(l);
 		return;
 	}
@@ -955,6 +1019,7 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 	swlog_close(l);
 	if (err) {
 		snprintf(t->why, sizeof(t->why), "%s", strerror(-err));
+		t->failed = true;
 		return;
 	}
 	tids[0] = t->a[0], tids[1] = t->a[1];
@@ -964,6 +1029,7 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 		err = fm_scan(path, tids, 2, &t->sb);
 	if (err) {
 		snprintf(t->why, sizeof(t->why), "scan: %s", strerror(-err));
+		t->failed = true;
 		return;
 	}
 	t->ran = true;
@@ -1105,7 +1171,7 @@ TEST(clear_nondurable_keeps_durable)
  * the first, switch again in the second.
  */
 static struct {
-	bool ran;
+	bool ran, failed;
 	char why[256];
 	struct fxt_cpu_stats s1[FM_MAX_CPUS], s2[FM_MAX_CPUS];
 	pid_t pair[2];
@@ -1128,8 +1194,9 @@ static void run_nondurable_spill(void)
 		 "%s/modes-nondurable-spill-dump.log", tmpdir());
 	err = dev_init(&d, FXT_MODE_ONESHOT, 2 << 20, 4096, FXT_CAT_SCHED);
 	if (err) {
-		snprintf(NDSPILL.why, sizeof(NDSPILL.why), "initialize: %s",
-			 strerror(-err));
+		snprintf(NDSPILL.why, sizeof(NDSPILL.why), "%s: %s",
+			 d.opened ? "initialize" : "open", strerror(-err));
+		NDSPILL.failed = d.opened;
 		return;
 	}
 	err = dev_start(&d, FXT_START_CLEAR_ENTIRE);
@@ -1170,6 +1237,7 @@ static void run_nondurable_spill(void)
 	dev_close(&d);
 	if (err) {
 		snprintf(NDSPILL.why, sizeof(NDSPILL.why), "%s", strerror(-err));
+		NDSPILL.failed = true;
 		return;
 	}
 	NDSPILL.dump_status = col_dump_check(NDSPILL.archive,
@@ -1179,6 +1247,7 @@ static void run_nondurable_spill(void)
 	if (err) {
 		snprintf(NDSPILL.why, sizeof(NDSPILL.why), "scan: %s",
 			 strerror(-err));
+		NDSPILL.failed = true;
 		return;
 	}
 	NDSPILL.ran = true;
@@ -1224,7 +1293,6 @@ TEST(clear_nondurable_spill_dump_check)
 /* ------------------------------------------------------------------ */
 /* 7. Interrupt events nest under timer and IPI load.                  */
 
-static struct crun NEST;
 
 static void run_nesting(void)
 {
@@ -1402,8 +1470,13 @@ TEST(hook_cycles_nest)
 {
 	uint64_t softirqs = 0;
 
+	/* Every skip before the first check (lib/kselftest_harness.h). */
 	if (HOOK_WHY[0])
 		SKIP(return, "%s", HOOK_WHY);
+	for (int k = 0; k < HOOK_CYCLES; k++)
+		if (!HOOK[k].ran && !HOOK[k].failed)
+			SKIP(return, "cycle %d did not run: %s", k,
+			     why_not(HOOK[k].why));
 	for (int k = 0; k < HOOK_CYCLES; k++) {
 		NEED(HOOK[k]);
 		EXPECT_EXIT0(HOOK[k].status, "fxt-collect");
@@ -1426,6 +1499,37 @@ TEST(hook_cycles_nest)
 	ASSERT_LT(0, softirqs) TH_LOG("no interrupt events at all");
 }
 
+/* scenarios_ran: the scenarios driving /dev/fxt directly. */
+static void scenarios_ran_devs(struct __test_metadata *_metadata)
+{
+	expect_ran(_metadata, "durable full", DUR.ran, DUR.failed, DUR.why);
+	expect_ran(_metadata, "streaming spill", SPILL.ran, SPILL.failed,
+		   SPILL.why);
+	expect_ran(_metadata, "retain oneshot", RETAIN.ran, RETAIN.failed,
+		   RETAIN.why);
+	expect_ran(_metadata, "clear entire", CLEAR.ran, CLEAR.failed,
+		   CLEAR.why);
+	expect_ran(_metadata, "retain circular", RETAIN_CIRC.ran,
+		   RETAIN_CIRC.failed, RETAIN_CIRC.why);
+	expect_ran(_metadata, "clear nondurable", NONDUR.ran, NONDUR.failed,
+		   NONDUR.why);
+	expect_ran(_metadata, "nondurable spill", NDSPILL.ran, NDSPILL.failed,
+		   NDSPILL.why);
+}
+
+/* scenarios_ran: the hook cycles. */
+static void scenarios_ran_hook(struct __test_metadata *_metadata)
+{
+	EXPECT_STREQ("", HOOK_WHY) TH_LOG("hook cycles did not run");
+	for (int k = 0; k < HOOK_CYCLES; k++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "hook cycle %d", k);
+		expect_ran(_metadata, name, HOOK[k].ran, HOOK[k].failed,
+			   HOOK[k].why);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	double t0 = col_now();
@@ -1436,7 +1540,9 @@ int main(int argc, char **argv)
 	if (NCPUS == 0)
 		CPUS[NCPUS++] = 0;
 	if (geteuid() != 0 || access(FXT_DEVICE_PATH, F_OK)) {
-		printf("# needs root and %s (fxt.ko loaded)\n", FXT_DEVICE_PATH);
+		snprintf(NOT_RUN_WHY, sizeof(NOT_RUN_WHY),
+			 "needs root and %s (fxt.ko loaded)", FXT_DEVICE_PATH);
+		printf("# %s\n", NOT_RUN_WHY);
 	} else {
 		for (int m = 0; m < 3; m++)
 			run_mode(m);

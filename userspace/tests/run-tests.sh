@@ -22,7 +22,8 @@
 #      a crash is saved in tests/inputs/ and becomes a regression input).
 #      --no-fuzzer (CLANG cannot link libFuzzer): skipped with a note, or,
 #      when CI=true, one failed test: CI must not pass without the fuzz run.
-# Prints "N passed, M failed" last; exits 1 if anything failed.
+# Prints "N passed, M failed, K skipped" last (K: the fuzz run when
+# libFuzzer is missing and CI is not true); exits 1 if anything failed.
 # --regenerate rewrites tests/golden/ from the current binaries instead.
 set -u
 B=$1
@@ -50,6 +51,7 @@ export ASAN_OPTIONS=$LEAKS
 export UBSAN_OPTIONS=halt_on_error=1:exitcode=86:print_stacktrace=1
 pass=0
 fail=0
+skip=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 tmp=$(mktemp -d)
@@ -288,8 +290,9 @@ if [ -n "$NOFUZZ" ]; then
 		bad "fuzz: $NOFUZZ cannot link -fsanitize=fuzzer (no libFuzzer): CI=true requires the fuzz run"
 	else
 		echo "fuzz: $NOFUZZ cannot link -fsanitize=fuzzer (no libFuzzer): skipped (a failure when CI=true)"
+		skip=$((skip + 1))
 	fi
 fi
 
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
