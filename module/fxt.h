@@ -118,6 +118,14 @@ struct fxt_cpu {
 	bool need_preamble;
 
 	/*
+	 * The thread the last context switch of this CPU put on it (0: the
+	 * idle task), for the switch a dying CPU does not trace
+	 * (fxt_hotplug.c).
+	 */
+	u32 cur_tid, cur_tgid;
+	u8 cur_prio;
+
+	/*
 	 * Interrupt nesting on this CPU (fxt_probes.c): the open levels,
 	 * innermost at irq_depth - 1 (those above FXT_IRQ_MAX_DEPTH only
 	 * counted), so that an end is written exactly when its begin was.
@@ -160,6 +168,12 @@ struct fxt_session {
 };
 
 extern struct fxt_session fxt_session;
+
+/* fxt_hotplug.c */
+int fxt_hotplug_init(void);
+void fxt_hotplug_exit(void);
+void fxt_hotplug_start(struct fxt_session *s, bool sched);
+void fxt_hotplug_stop(void);
 
 /* fxt_buffer.c */
 int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size);
@@ -213,6 +227,7 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		      struct task_struct *prev, struct task_struct *next,
 		      unsigned int prev_state);
 void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued);
+void fxt_write_switch_to_idle(struct fxt_cpu *c);
 bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
 			 u16 name, const char *inline_name, u16 arg_name,
 			 unsigned int arg_type, u32 arg_value);

@@ -30,18 +30,26 @@ static int __init fxt_init(void)
 	ret = fxt_session_init(&fxt_session);
 	if (ret)
 		return ret;
+	ret = fxt_hotplug_init();
+	if (ret)
+		goto err_session;
 	ret = misc_register(&fxt_miscdev);
-	if (ret) {
-		fxt_session_exit(&fxt_session);
-		return ret;
-	}
+	if (ret)
+		goto err_hotplug;
 	return 0;
+
+err_hotplug:
+	fxt_hotplug_exit();
+err_session:
+	fxt_session_exit(&fxt_session);
+	return ret;
 }
 
 static void __exit fxt_exit(void)
 {
 	/* No opener is left (the file pins the module): nothing is hooked. */
 	misc_deregister(&fxt_miscdev);
+	fxt_hotplug_exit();
 	fxt_session_exit(&fxt_session);
 }
 

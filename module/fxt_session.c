@@ -112,6 +112,7 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 	/* Interrupts in flight at the last stop will not end in this run. */
 	for_each_possible_cpu(cpu) {
 		s->cpus[cpu].irq_depth = 0;
+		s->cpus[cpu].cur_tid = 0;	/* not known until it switches */
 	}
 	s->active_categories = s->categories | o->additional_categories;
 	s->results_written = false;
@@ -122,6 +123,7 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 		s->state = prev_state;
 		return ret;
 	}
+	fxt_hotplug_start(s, s->active_categories & FXT_CAT_SCHED);
 	s->state = FXT_STATE_STARTED;
 	/* Earlier runs' STARTED / STOPPED nobody read: the FIFO stays small. */
 	fxt_packets_drop_control(s);
@@ -133,6 +135,7 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 static void fxt_do_stop(struct fxt_session *s, bool write_results)
 {
 	s->state = FXT_STATE_STOPPING;
+	fxt_hotplug_stop();
 	fxt_probes_unregister();
 	fxt_buffers_sync_notifications(s);
 	s->results_written = write_results;
