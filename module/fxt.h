@@ -118,12 +118,12 @@ struct fxt_cpu {
 	bool need_preamble;
 
 	/*
-	 * The thread the last context switch of this CPU put on it (0: the
-	 * idle task), for the switch a dying CPU does not trace
-	 * (fxt_hotplug.c).
+	 * The incoming thread of the last context switch record in this
+	 * CPU's rolling data (0: the idle task, or none), for the switches
+	 * the data lacks (fxt_write_switch_to_idle()).
 	 */
-	u32 cur_tid, cur_tgid;
-	u8 cur_prio;
+	u32 last_tid, last_tgid;
+	u8 last_prio;
 
 	/*
 	 * Interrupt nesting on this CPU (fxt_probes.c): the open levels,

@@ -175,6 +175,7 @@ void fxt_buffers_clear(struct fxt_session *s, bool durable_too)
 		WRITE_ONCE(h->flags, h->flags & ~(u64)FXT_CPU_ROLLING_FULL);
 		/* Buffer 0 is being written; buffer 1 may be rolled into. */
 		c->ready = BIT(1);
+		c->last_tid = 0;	/* no switch record is left */
 		WRITE_ONCE(c->save_pending, false);
 		if (durable_too || spilled) {
 			WRITE_ONCE(h->durable_reserved, 0);

@@ -182,9 +182,6 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 	unsigned int bufno;
 	u64 ts, *p;
 
-	c->cur_tid = next->pid;
-	c->cur_tgid = next->tgid;
-	c->cur_prio = fxt_prio(next);
 	p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
 	if (!p)
 		return;
@@ -202,14 +199,21 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		*p++ = next->pid;
 	}
 	fxt_rolling_commit(c, words * 8, bufno);
+	c->last_tid = next->pid;
+	c->last_tgid = next->tgid;
+	c->last_prio = fxt_prio(next);
 }
 
 /*
- * The switch from the CPU's current thread to its idle task, written on
- * behalf of a CPU that went offline: a dying CPU's last switches are not
- * traced (tracepoints do not fire on a CPU marked offline). Both threads
- * inline, the outgoing one blocked (the stopper thread goes back to sleep).
- * Called on another CPU once @c is dead: nothing else writes to @c then.
+ * A switch from the thread the CPU's last switch record put on it to the
+ * idle task, for a switch the rolling data lacks: every switch record's
+ * outgoing thread is then the previous one's incoming thread, as Perfetto
+ * needs (it keeps a slice open per thread, and one never closed would be
+ * drawn to the end of the trace). Written on behalf of a CPU that went
+ * offline (fxt_hotplug.c): a dying CPU's last switches are not traced.
+ * Called on another CPU once @c is dead, when nothing else writes to @c.
+ * Both threads inline, the outgoing one blocked (the stopper thread goes
+ * back to sleep).
  */
 void fxt_write_switch_to_idle(struct fxt_cpu *c)
 {
@@ -217,20 +221,20 @@ void fxt_write_switch_to_idle(struct fxt_cpu *c)
 	unsigned int bufno;
 	u64 ts, *p;
 
-	if (!c->cur_tid)
+	if (!c->last_tid)
 		return;
 	p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
 	if (!p)
 		return;
 	p[0] = fxt_switch_header(words, c->cpu, FXT_THREAD_BLOCKED, 0, 0,
-				 c->cur_prio, 0);
+				 c->last_prio, 0);
 	p[1] = ts;
-	p[2] = c->cur_tgid;
-	p[3] = c->cur_tid;
+	p[2] = c->last_tgid;
+	p[3] = c->last_tid;
 	p[4] = 0;
 	p[5] = 0;
 	fxt_rolling_commit(c, words * 8, bufno);
-	c->cur_tid = 0;
+	c->last_tid = 0;
 }
 
 void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued)

@@ -112,7 +112,6 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 	/* Interrupts in flight at the last stop will not end in this run. */
 	for_each_possible_cpu(cpu) {
 		s->cpus[cpu].irq_depth = 0;
-		s->cpus[cpu].cur_tid = 0;	/* not known until it switches */
 	}
 	s->active_categories = s->categories | o->additional_categories;
 	s->results_written = false;

@@ -278,13 +278,15 @@ static void select_provider(struct collector *c, uint32_t cpu)
 /*
  * Copy [from, to) of a buffer whose records the kernel wrote, after checking
  * the framing: whole records, none of size 0. A broken chunk is cut at its
- * last good record rather than written as garbage. Durable data (names) is
+ * last good record rather than written as garbage. Data with names (the
+ * durable buffer, and rolling data that holds durable records: a CPU whose
+ * durable buffer filled in streaming or oneshot mode spills them there) is
  * also shown to the newest-name tracker, in archive order.
  */
 static void write_chunk(struct collector *c, uint32_t cpu, const uint8_t *data,
 			uint64_t from, uint64_t to, const char *what)
 {
-	bool durable = !strcmp(what, "durable");
+	bool names = !strcmp(what, "durable");
 	uint64_t off = from;
 
 	while (off < to) {
@@ -300,6 +302,7 @@ static void write_chunk(struct collector *c, uint32_t cpu, const uint8_t *data,
 			c->truncated_chunk = true;
 			break;
 		}
+		names |= type == FXT_REC_KERNEL_OBJ || type == FXT_REC_STRING;
 		/* Events and scheduling records carry their time in word 1. */
 		if ((type == FXT_REC_EVENT || type == FXT_REC_SCHED) && words > 1) {
 			memcpy(&ts, data + off + 8, sizeof(ts));
@@ -311,7 +314,7 @@ static void write_chunk(struct collector *c, uint32_t cpu, const uint8_t *data,
 	if (off > from) {
 		select_provider(c, cpu);
 		check_write(c, fxt_write_raw(&c->w, data + from, off - from));
-		if (durable && c->names)
+		if (names && c->names)
 			fxt_newest_feed(c->names, cpu, data + from, off - from);
 	}
 }

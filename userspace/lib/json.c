@@ -459,6 +459,13 @@ static void on_switch(struct json *j, const struct fxt_record *rec, uint64_t ts)
 	if (ti) {
 		ti->prio = in_prio;
 		ti->cpu = rec->cpu;
+		/*
+		 * Switched in while running: its switch out was dropped, so
+		 * how long it ran is not known. Show nothing for that time,
+		 * as fxt-report counts none of it.
+		 */
+		if (ti->state == JS_RUNNING)
+			ti->state = JS_UNKNOWN;
 		if (ti->tid)
 			thread_set(j, ti, JS_RUNNING, ts);
 		c->valid = true;
@@ -514,7 +521,14 @@ static void on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts)
 		put_thread_name(j, w->tid);
 	}
 	OB_LIT(o, "}}");
-	if (w && w->tid != t->tid) {
+	/*
+	 * A flow starts in the slice that encloses it on the waker's track:
+	 * its Running state, or for an interrupt pseudo-thread an interrupt.
+	 * The idle task's wakeups outside interrupts (named after the CPU's
+	 * pseudo-thread, Documentation/records.rst) have none: no arrow.
+	 */
+	if (w && w->tid != t->tid &&
+	    (w->state == JS_RUNNING || (w->stack && w->stack->depth))) {
 		uint64_t id = ++j->flow_id;
 
 		ev_open(j);
