@@ -209,11 +209,16 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
  * idle task, for a switch the rolling data lacks: every switch record's
  * outgoing thread is then the previous one's incoming thread, as Perfetto
  * needs (it keeps a slice open per thread, and one never closed would be
- * drawn to the end of the trace). Written on behalf of a CPU that went
- * offline (fxt_hotplug.c): a dying CPU's last switches are not traced.
- * Called on another CPU once @c is dead, when nothing else writes to @c.
+ * drawn to the end of the trace). Written on another CPU, when nothing
+ * else writes to @c:
+ *
+ * - once a CPU that went offline is dead (fxt_hotplug.c): a dying CPU's
+ *   last switches are not traced;
+ * - at a RETAIN start, before the probes are hooked: what ran while
+ *   tracing was stopped is not in the trace.
+ *
  * Both threads inline, the outgoing one blocked (the stopper thread goes
- * back to sleep).
+ * back to sleep; after a stop its state is not known).
  */
 void fxt_write_switch_to_idle(struct fxt_cpu *c)
 {

@@ -109,9 +109,14 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 		fxt_packets_reset(s);
 	}
 	fxt_write_preambles(s);
-	/* Interrupts in flight at the last stop will not end in this run. */
 	for_each_possible_cpu(cpu) {
+		/* Interrupts in flight at the last stop will not end now. */
 		s->cpus[cpu].irq_depth = 0;
+		/*
+		 * RETAIN: the thread the last run left on the CPU has run or
+		 * not since; its slice ends here (no probe writes yet).
+		 */
+		fxt_write_switch_to_idle(&s->cpus[cpu]);
 	}
 	s->active_categories = s->categories | o->additional_categories;
 	s->results_written = false;
