@@ -31,6 +31,12 @@ struct tcase {
 	const char *msgs[TCASE_MAX_MSGS];
 	unsigned int count;	/* diagnostics in all, when not 0 */
 	bool golden_check;	/* --check output compared with tests/golden/<name>.check */
+	/*
+	 * Written as fxt-collect writes (one init record per provider, names
+	 * durable first): scripts/perfetto-check must find in Perfetto's
+	 * trace processor what the tools read in it.
+	 */
+	bool perfetto;
 };
 
 extern const struct tcase tcases[];

@@ -8,7 +8,9 @@
  *                             compared with tests/golden/NAME.check (else
  *                             "-"), and for a check archive "error" when
  *                             --check must fail on it, "warning" when it
- *                             must pass with warnings only (else "-")
+ *                             must pass with warnings only (else "-"),
+ *                             and "perfetto" when scripts/perfetto-check
+ *                             must pass on it (else "-")
  *   mkarchive NAME FILE       write archive NAME to FILE
  *   mkarchive --large MIB FILE
  *                             a sparse archive of MIB MiB: a magic number,
@@ -72,9 +74,11 @@ int main(int argc, char **argv)
 					if (fxt_diag_severity(t->expect[k]) == FXT_SEV_ERROR)
 						sev = "error";
 			}
-			printf("%s %s %s %s %s\n", t->name, t->kind == T_GOLDEN ? "golden" : "check",
+			printf("%s %s %s %s %s %s\n", t->name,
+			       t->kind == T_GOLDEN ? "golden" : "check",
 			       t->bufsize || t->memlimit ? "unit" : "cli",
-			       t->golden_check ? "golden-check" : "-", sev);
+			       t->golden_check ? "golden-check" : "-", sev,
+			       t->perfetto ? "perfetto" : "-");
 		}
 		return 0;
 	}

@@ -9,6 +9,8 @@
 #      truncation, formatting, histograms);
 #   2. golden archives: fxt-dump, --check, --json, fxt-report and --csv
 #      output compared with tests/golden/, JSON validated by check-json.py;
+#      those mkarchive lists as "perfetto": scripts/perfetto-check passes
+#      (its Perfetto side only with a trace processor, else one skip);
 #   3. defective archives: fxt-dump --check fails with "offset 0x..." lines
 #      (warnings only: passes, every line a warning; the golden-check ones:
 #      exactly tests/golden/NAME.check; every reserved() of lib/reader.c
@@ -23,7 +25,8 @@
 #      --no-fuzzer (CLANG cannot link libFuzzer): skipped with a note, or,
 #      when CI=true, one failed test: CI must not pass without the fuzz run.
 # Prints "N passed, M failed, K skipped" last (K: the fuzz run when
-# libFuzzer is missing and CI is not true); exits 1 if anything failed.
+# libFuzzer is missing and CI is not true, the Perfetto side without a
+# trace processor); exits 1 if anything failed.
 # --regenerate rewrites tests/golden/ from the current binaries instead.
 set -u
 B=$1
@@ -119,6 +122,28 @@ for name in $(awk '$2 == "golden" { print $1 }' "$tmp/list"); do
 		if cmp -s "$name.report" "$name.report2"; then ok; else bad "fxt-report --threads 2 $name differs"; fi
 	fi
 done
+
+# 2b. The golden archives written as fxt-collect writes: Perfetto's trace
+# processor must show in them what fxt-dump and fxt-report read
+# (scripts/perfetto-check; without a trace processor only the fxt side
+# runs, and the Perfetto side counts as one skip).
+PC=$T/../../scripts/perfetto-check
+tp=${PERFETTO_TP:-$(command -v trace_processor_shell)}
+if [ "$REGEN" != --regenerate ]; then
+	for name in $(awk '$2 == "golden" && $6 == "perfetto" { print $1 }' "$tmp/list"); do
+		if FXT_DUMP=$B/fxt-dump FXT_REPORT=$B/fxt-report "$PY" "$PC" \
+			"$name.fxt" >"$name.pc" 2>&1; then
+			ok
+		else
+			bad "perfetto-check $name:"
+			grep -v '^ok ' "$name.pc" >&2
+		fi
+	done
+	if [ -z "$tp" ] || [ ! -x "$tp" ]; then
+		echo "perfetto-check: no trace processor (trace_processor_shell, PERFETTO_TP): the Perfetto side of the golden archives skipped"
+		skip=$((skip + 1))
+	fi
+fi
 
 # 3. Defective archives; some with their --check text in tests/golden/.
 # Those with errors fail --check; those with only warnings pass it, and
