@@ -2,9 +2,9 @@
 /*
  * fxt/format.h - the Fuchsia Trace Format (FXT) encoding, written once.
  *
- * Every bit layout of shared/seeds/fxt-trace-format.md that fxt writes or
- * reads is spelled out here, as constants and small inline encoders over
- * 64-bit words. The kernel module and the user-space library both include
+ * Every bit layout of the Fuchsia trace format specification that fxt
+ * writes or reads is spelled out here, as constants and small inline
+ * encoders over 64-bit words. The kernel module and the user-space library both include
  * this file; neither encodes a header word anywhere else.
  *
  * Notation: FXT_F(value, lo, hi) places value in bits [lo..hi] of a word,

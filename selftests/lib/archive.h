@@ -3,9 +3,9 @@
  * archive.h - count what the selftests compare in an fxt archive.
  *
  * A deliberately small, self-contained FXT reader: it decodes the header bits
- * it needs straight from the specification (shared/seeds/fxt-trace-format.md)
- * rather than through include/fxt/format.h or the user-space reader library,
- * so that a mistake there cannot cancel out in the comparison with the oracle.
+ * it needs straight from the Fuchsia trace format specification rather than
+ * through include/fxt/format.h or the user-space reader library, so that a
+ * mistake there cannot cancel out in the comparison with the oracle.
  *
  * It follows Documentation/records.rst: provider = CPU, but for the
  * collector's trailer of names (its own provider, no CPU's records);

@@ -11,10 +11,10 @@
  *    collector never leaves a torn record behind;
  *
  *  - a streaming reader (struct fxt_reader) that decodes every record and
- *    argument type of the specification (shared/seeds/fxt-trace-format.md,
- *    plus the scheduling subtypes 1 and 2 Perfetto reads) into struct
- *    fxt_record, in constant memory: a fixed read buffer, per-provider
- *    string and thread tables and a global kernel object table, all under
+ *    argument type of the Fuchsia trace format specification (plus the
+ *    scheduling subtypes 1 and 2 Perfetto reads) into struct fxt_record,
+ *    in constant memory: a fixed read buffer, per-provider string and
+ *    thread tables and a global kernel object table, all under
  *    one memory limit. It validates as it decodes and reports each defect
  *    through a callback with a stable identifier (enum fxt_diag_id).
  *
