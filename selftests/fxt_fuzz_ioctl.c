@@ -7,7 +7,11 @@
  * call may see a transient state (STARTING, STOPPING, TERMINATING), and
  * nothing may leak: after the last close VmallocUsed is back at its
  * baseline (a session's buffers are vmalloc'd: one leaked session is at
- * least 64 KiB per CPU) and /sys/module/fxt/refcnt is 0.
+ * least 64 KiB per CPU) and /sys/module/fxt/refcnt is 0. No call may
+ * succeed with arguments Documentation/abi.rst rejects. Slab is checked on
+ * its own, over 2000 sessions in a row (slab_returns_after_sessions): the
+ * fuzz's Slab total moves too much with the rest of the guest to show a
+ * small leak.
  *
  * Environment: FXT_FUZZ_OPS (total operations, default 100000, the least the
  * hardening issue asks for; 62-90 s under TCG with 2 vCPUs),
@@ -44,6 +48,8 @@ static int shared_fd = -1;
 static struct { void *p; size_t len; } maps[MAX_MAPS];
 static atomic_ulong ops_left, ops_done, reopens, maps_made, inits_ok, starts_ok;
 static atomic_ulong errs[8];	/* unexpected errno classes */
+static atomic_ulong accepted_invalid;	/* INITIALIZE/START that should have failed */
+static atomic_ulong last_invalid_op;
 static atomic_int last_bad_errno;
 static atomic_ulong last_bad_op;
 static struct fxt_packet last_save;	/* a real SAVE_BUFFER, to answer */
@@ -80,6 +86,49 @@ static uint32_t pick_u32(uint64_t *s, uint32_t lo, uint32_t hi)
 	if (rnd(s) % 8 == 0)
 		return (uint32_t)rnd(s);
 	return lo + rnd(s) % (hi - lo + 1);
+}
+
+/*
+ * The arguments Documentation/abi.rst allows, written from it and not from
+ * the module: a call that succeeds with anything else is a bug even when
+ * nothing crashes.
+ */
+static bool config_valid(const struct fxt_config *c)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), avail;
+
+	if (c->buffer_size < FXT_BUFFER_SIZE_MIN || c->buffer_size > FXT_BUFFER_SIZE_MAX ||
+	    c->buffer_size % page)
+		return false;
+	if (c->mode < FXT_MODE_ONESHOT || c->mode > FXT_MODE_STREAMING)
+		return false;
+	if (c->categories & ~(uint32_t)FXT_CAT_ALL)
+		return false;
+	for (int i = 0; i < 4; i++)
+		if (c->reserved[i])
+			return false;
+	if (!c->durable_size)
+		return true;
+	/* Explicit: 8-byte multiple, >= 4 KiB, 4 KiB left for each rolling buffer. */
+	avail = c->buffer_size - page;
+	return !(c->durable_size % 8) && c->durable_size >= 4096 &&
+	       c->durable_size <= avail - 2 * 4096;
+}
+
+static bool start_options_valid(const struct fxt_start_options *o)
+{
+	return o->disposition >= FXT_START_CLEAR_ENTIRE &&
+	       o->disposition <= FXT_START_RETAIN &&
+	       !(o->additional_categories & ~(uint32_t)FXT_CAT_ALL) &&
+	       !o->reserved[0] && !o->reserved[1];
+}
+
+static void accepted(int op, bool valid)
+{
+	if (valid)
+		return;
+	atomic_fetch_add(&accepted_invalid, 1);
+	atomic_store(&last_invalid_op, op);
 }
 
 /* Record an errno no documented row allows (EFAULT included: our pointers are valid). */
@@ -218,8 +267,10 @@ static void one_op(uint64_t *s)
 		if (rnd(s) % 32 == 0)
 			c.reserved[rnd(s) % 4] = rnd(s);
 		ret = ioctl(fd, FXT_IOC_INITIALIZE, &c);
-		if (!ret)
+		if (!ret) {
 			atomic_fetch_add(&inits_ok, 1);
+			accepted(1, config_valid(&c));
+		}
 		check_err(1, ret, init_ok);
 	} else if (k < 75) {		/* START */
 		struct fxt_start_options o = {
@@ -229,8 +280,10 @@ static void one_op(uint64_t *s)
 		if (rnd(s) % 32 == 0)
 			o.reserved[rnd(s) % 2] = rnd(s);
 		ret = ioctl(fd, FXT_IOC_START, &o);
-		if (!ret)
+		if (!ret) {
 			atomic_fetch_add(&starts_ok, 1);
+			accepted(3, start_options_valid(&o));
+		}
 		check_err(3, ret, start_ok);
 	} else if (k < 95) {		/* STOP */
 		struct fxt_stop_options o = { .flags = pick_u32(s, 0, 1) };
@@ -398,6 +451,87 @@ TEST(vmalloc_sees_a_session)
 	EXPECT_EQ(0, ft_module_refcnt());
 }
 
+/*
+ * Slab: sessions one after another (open, INITIALIZE, GET_LAYOUT, mmap,
+ * munmap, close; every 20th also STARTs and STOPs) must leave no slab cache
+ * with many more objects in use than before. One object leaked per session
+ * adds SLAB_SESSIONS objects to one cache; the rest of a quiet guest moves
+ * a cache by far fewer (the log prints the largest growth).
+ */
+#define SLAB_SESSIONS	2000
+#define MAX_CACHES	1024
+
+static long slab_growth(const struct ft_slab *a, int na, const struct ft_slab *b,
+			int nb, const char **name)
+{
+	long worst = 0;
+
+	*name = "-";
+	for (int i = 0; i < nb; i++) {
+		long before = 0, d;
+
+		for (int j = 0; j < na; j++) {
+			if (!strcmp(a[j].name, b[i].name)) {
+				before = a[j].active;
+				break;
+			}
+		}
+		d = b[i].active - before;
+		if (d > worst) {
+			worst = d;
+			*name = b[i].name;
+		}
+	}
+	return worst;
+}
+
+TEST(slab_returns_after_sessions)
+{
+	static struct ft_slab a[MAX_CACHES], b[MAX_CACHES];
+	const char *name;
+	long grew;
+	int na, nb;
+
+	drop_caches();
+	usleep(500000);
+	na = ft_slabinfo(a, MAX_CACHES);
+	ASSERT_LT(0, na) TH_LOG("/proc/slabinfo: %s", strerror(-na));
+	for (int i = 0; i < SLAB_SESSIONS; i++) {
+		struct fxt_config c = { .buffer_size = 64u << 10,
+					.mode = FXT_MODE_CIRCULAR };
+		struct fxt_layout l;
+		int fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+		void *p;
+
+		ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
+		ASSERT_EQ(0, ioctl(fd, FXT_IOC_INITIALIZE, &c));
+		ASSERT_EQ(0, ioctl(fd, FXT_IOC_GET_LAYOUT, &l));
+		p = mmap(NULL, l.map_size, PROT_READ, MAP_SHARED, fd, 0);
+		ASSERT_NE(MAP_FAILED, p);
+		if (i % 20 == 0) {
+			struct fxt_start_options o = {
+				.disposition = FXT_START_CLEAR_ENTIRE };
+			struct fxt_stop_options so = { 0 };
+
+			ASSERT_EQ(0, ioctl(fd, FXT_IOC_START, &o));
+			ASSERT_EQ(0, ioctl(fd, FXT_IOC_STOP, &so));
+		}
+		munmap(p, l.map_size);
+		close(fd);
+	}
+	drop_caches();
+	usleep(500000);	/* objects freed after an RCU grace period */
+	nb = ft_slabinfo(b, MAX_CACHES);
+	ASSERT_LT(0, nb);
+	grew = slab_growth(a, na, b, nb, &name);
+	TH_LOG("%d sessions: the most grown slab cache is %s, %+ld objects",
+	       SLAB_SESSIONS, name, grew);
+	EXPECT_GT(SLAB_SESSIONS / 2, grew)
+		TH_LOG("%s grew by %ld objects over %d sessions: a leak per session",
+		       name, grew, SLAB_SESSIONS);
+	EXPECT_EQ(0, ft_module_refcnt());
+}
+
 FIXTURE(fz) {
 	int unused;
 };
@@ -492,6 +626,9 @@ TEST_F_TIMEOUT(fz, random_ops, 600)
 		TH_LOG("%lu undocumented errnos, last: op %lu, %s",
 		       atomic_load(&errs[0]), atomic_load(&last_bad_op),
 		       strerror(atomic_load(&last_bad_errno)));
+	EXPECT_EQ(0, atomic_load(&accepted_invalid))
+		TH_LOG("%lu calls succeeded with arguments abi.rst rejects, last: op %lu",
+		       atomic_load(&accepted_invalid), atomic_load(&last_invalid_op));
 	EXPECT_EQ(nops, atomic_load(&ops_done));
 	/* Tolerance below one leaked session (64 KiB per CPU). */
 	EXPECT_GE(vm0 + 60, vm1) TH_LOG("VmallocUsed grew by %ld kB", vm1 - vm0);

@@ -94,6 +94,27 @@ long ft_meminfo_kb(const char *key)
 	return v;
 }
 
+int ft_slabinfo(struct ft_slab *caches, int max)
+{
+	char line[512];
+	int n = 0;
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	if (!f)
+		return -errno;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		struct ft_slab *c = &caches[n];
+
+		/* "name <active_objs> <num_objs> <objsize> ..."; headers skipped */
+		if (line[0] == '#' || !strncmp(line, "slabinfo", 8))
+			continue;
+		if (sscanf(line, "%63s %ld %*d %ld", c->name, &c->active, &c->objsize) == 3)
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
 int ft_module_refcnt(void)
 {
 	int v = -1;

@@ -34,6 +34,17 @@ int ft_collect_stats(const char *log, struct ft_stats_row *rows, int max);
 
 /* A /proc/meminfo value in kB, -1 if absent. */
 long ft_meminfo_kb(const char *key);
+/* One cache of /proc/slabinfo: objects in use and their size. */
+struct ft_slab {
+	char name[64];
+	long active, objsize;
+};
+
+/*
+ * Read /proc/slabinfo (root only) into at most max caches.
+ * Return: caches read, or -errno.
+ */
+int ft_slabinfo(struct ft_slab *caches, int max);
 /* /sys/module/fxt/refcnt, -1 if unreadable. */
 int ft_module_refcnt(void);
 /* Write s to a file. Return: 0 or -errno. */
