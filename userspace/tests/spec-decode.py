@@ -402,7 +402,7 @@ class Decoder:
                 if rtype in RECORD_TYPES:
                     kind, text = RECORD_TYPES[rtype](self, rec, h)
                 if kind is None:
-                    text = "undecoded record type %d" % rtype
+                    text = "undecoded record type %d, header 0x%016x" % (rtype, h)
                 elif rec.pos != rec.end:
                     rec.notes.append("record size %d words, fields take %d"
                                      % (nwords, (rec.pos - off) // 8))
