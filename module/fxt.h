@@ -235,13 +235,13 @@ void fxt_write_cpu_preamble(struct fxt_cpu *c);
 const char *fxt_const_string(unsigned int index);
 
 /* fxt_names.c */
-void fxt_names_snapshot(void);
+void fxt_names_snapshot(bool stamped);
 void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 			  const char *comm);
 
 /* fxt_probes.c */
 int fxt_probes_find(void);
-int fxt_probes_register(u32 categories);
+int fxt_probes_register(u32 categories, bool stamp_names);
 void fxt_probes_unregister(void);
 extern const char *const fxt_vector_names[];
 extern const unsigned int fxt_nr_vector_names;

@@ -373,17 +373,19 @@ static int fxt_register_matching(u32 categories, bool names)
  * fxt_probes_register() - hook the name tracepoints, snapshot the names,
  * then hook the tracepoints of @categories
  * @categories: FXT_CAT_* bits
+ * @stamp_names: the snapshot's records carry "named_at" (a restart that
+ *	keeps the names of an earlier run: fxt_names_snapshot())
  *
  * Return: 0, or the error of the first hook that failed (nothing is left
  * hooked then).
  */
-int fxt_probes_register(u32 categories)
+int fxt_probes_register(u32 categories, bool stamp_names)
 {
 	int ret;
 
 	ret = fxt_register_matching(0, true);
 	if (!ret) {
-		fxt_names_snapshot();
+		fxt_names_snapshot(stamp_names);
 		ret = fxt_register_matching(categories, false);
 	}
 	if (ret)
