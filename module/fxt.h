@@ -234,14 +234,23 @@ bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
 void fxt_write_cpu_preamble(struct fxt_cpu *c);
 const char *fxt_const_string(unsigned int index);
 
+/* fxt_mem.c: allocations counted in /sys/module/fxt/parameters/mem_bytes */
+void fxt_mem_account(long bytes);
+void *fxt_kvcalloc(size_t n, size_t size);
+void fxt_kvfree(void *p, size_t bytes);
+void *fxt_vmalloc_user(unsigned long bytes);
+void fxt_vfree(void *p, unsigned long bytes);
+unsigned long *fxt_bitmap_zalloc(unsigned int nbits);
+void fxt_bitmap_free(unsigned long *p, unsigned int nbits);
+
 /* fxt_names.c */
-void fxt_names_snapshot(void);
+void fxt_names_snapshot(bool stamped);
 void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 			  const char *comm);
 
 /* fxt_probes.c */
 int fxt_probes_find(void);
-int fxt_probes_register(u32 categories);
+int fxt_probes_register(u32 categories, bool stamp_names);
 void fxt_probes_unregister(void);
 extern const char *const fxt_vector_names[];
 extern const unsigned int fxt_nr_vector_names;

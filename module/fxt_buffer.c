@@ -87,12 +87,12 @@ int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size)
 	if (check_mul_overflow(size, (u64)nr_cpu_ids, &total))
 		return -EINVAL;
 
-	s->cpus = kvcalloc(nr_cpu_ids, sizeof(*s->cpus), GFP_KERNEL);
+	s->cpus = fxt_kvcalloc(nr_cpu_ids, sizeof(*s->cpus));
 	if (!s->cpus)
 		return -ENOMEM;
-	s->area = vmalloc_user(total);
+	s->area = fxt_vmalloc_user(total);
 	if (!s->area) {
-		kvfree(s->cpus);
+		fxt_kvfree(s->cpus, nr_cpu_ids * sizeof(*s->cpus));
 		s->cpus = NULL;
 		return -ENOMEM;
 	}
@@ -137,9 +137,9 @@ int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size)
 
 void fxt_buffers_free(struct fxt_session *s)
 {
-	vfree(s->area);
+	fxt_vfree(s->area, s->map_size);
 	s->area = NULL;
-	kvfree(s->cpus);
+	fxt_kvfree(s->cpus, nr_cpu_ids * sizeof(*s->cpus));
 	s->cpus = NULL;
 }
 

@@ -49,27 +49,34 @@ void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 /*
  * Name every process and thread that exists now. Called at start after the
  * fork and rename probes are registered, so a task created or renamed
- * during the walk is named by one or the other (or both). These records
- * carry no "named_at": a name that changes from now on is written again
- * with one, so the snapshot's is the oldest name of its koid.
+ * during the walk is named by one or the other (or both). At a first start
+ * these records carry no "named_at": a name that changes from now on is
+ * written again with one, so the snapshot's is the oldest name of its
+ * koid. A restart that keeps an earlier run's names (@stamped) gives each
+ * record the time it read the name at, as the probes do: a rename made
+ * while tracing was stopped is then newer than the earlier run's records.
  */
-void fxt_names_snapshot(void)
+void fxt_names_snapshot(bool stamped)
 {
 	struct task_struct *g, *t;
 	char leader[TASK_COMM_LEN];
 	char name[TASK_COMM_LEN];
 
+	u64 at;
+
 	rcu_read_lock();
 	for_each_process(g) {
+		at = stamped ? ktime_get_boot_fast_ns() : 0;
 		fxt_copy_comm(leader, g->comm);
 		preempt_disable();
-		fxt_write_kobj_process(fxt_this_cpu(), g->tgid, leader, 0);
+		fxt_write_kobj_process(fxt_this_cpu(), g->tgid, leader, at);
 		preempt_enable();
 		for_each_thread(g, t) {
+			at = stamped ? ktime_get_boot_fast_ns() : 0;
 			fxt_copy_comm(name, t->comm);
 			preempt_disable();
 			fxt_write_kobj_thread(fxt_this_cpu(), t->pid, t->tgid,
-					      name, 0);
+					      name, at);
 			preempt_enable();
 		}
 	}

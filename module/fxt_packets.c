@@ -34,20 +34,23 @@ int fxt_packets_init(struct fxt_session *s)
 {
 	int ret;
 
-	s->pkt_delivered = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
+	s->pkt_delivered = fxt_bitmap_zalloc(nr_cpu_ids);
 	if (!s->pkt_delivered)
 		return -ENOMEM;
 	ret = kfifo_alloc(&s->pkts, nr_cpu_ids + FXT_CONTROL_PACKETS,
 			  GFP_KERNEL);
 	if (ret)
-		bitmap_free(s->pkt_delivered);
+		fxt_bitmap_free(s->pkt_delivered, nr_cpu_ids);
+	else
+		fxt_mem_account(kfifo_size(&s->pkts) * kfifo_esize(&s->pkts));
 	return ret;
 }
 
 void fxt_packets_free(struct fxt_session *s)
 {
+	fxt_mem_account(-(long)(kfifo_size(&s->pkts) * kfifo_esize(&s->pkts)));
 	kfifo_free(&s->pkts);
-	bitmap_free(s->pkt_delivered);
+	fxt_bitmap_free(s->pkt_delivered, nr_cpu_ids);
 }
 
 void fxt_packets_reset(struct fxt_session *s)

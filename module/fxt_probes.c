@@ -80,6 +80,25 @@ static void fxt_probe_fork(void *data, struct task_struct *parent,
 }
 
 /*
+ * Tasks copy_process() makes without sched_process_fork: io_uring's
+ * workers (create_io_thread(), PF_IO_WORKER) and, from 6.4, vhost's
+ * (vhost_task_create(), PF_USER_WORKER). Their first wakeup names them,
+ * before they first run; an io worker then renames itself ("iou-wrk-N"),
+ * which task_rename writes.
+ */
+#ifdef PF_USER_WORKER
+#define FXT_PF_UNFORKED		(PF_IO_WORKER | PF_USER_WORKER)
+#else
+#define FXT_PF_UNFORKED		PF_IO_WORKER
+#endif
+
+static void fxt_probe_new_worker(void *data, struct task_struct *p)
+{
+	if (READ_ONCE(p->flags) & FXT_PF_UNFORKED)
+		fxt_write_task_names(fxt_this_cpu(), p, NULL);
+}
+
+/*
  * Also exec's names: begin_new_exec() renames the task (6.1 and 6.12 alike)
  * after de_thread() made it its process's leader, so this writes the new
  * image's process and thread records, and sched_process_exec, which would
@@ -254,6 +273,7 @@ struct fxt_hook {
 static struct fxt_hook fxt_hooks[] = {
 	FXT_HOOK("sched_process_fork", fxt_probe_fork, FXT_NAMES),
 	FXT_HOOK("task_rename", fxt_probe_rename, FXT_NAMES),
+	FXT_HOOK("sched_wakeup_new", fxt_probe_new_worker, FXT_NAMES),
 	FXT_HOOK("sched_switch", fxt_probe_switch, FXT_CAT_SCHED),
 	FXT_HOOK("sched_waking", fxt_probe_waking, FXT_CAT_WAKEUP),
 	FXT_HOOK("sched_wakeup_new", fxt_probe_wakeup_new, FXT_CAT_WAKEUP),
@@ -353,17 +373,19 @@ static int fxt_register_matching(u32 categories, bool names)
  * fxt_probes_register() - hook the name tracepoints, snapshot the names,
  * then hook the tracepoints of @categories
  * @categories: FXT_CAT_* bits
+ * @stamp_names: the snapshot's records carry "named_at" (a restart that
+ *	keeps the names of an earlier run: fxt_names_snapshot())
  *
  * Return: 0, or the error of the first hook that failed (nothing is left
  * hooked then).
  */
-int fxt_probes_register(u32 categories)
+int fxt_probes_register(u32 categories, bool stamp_names)
 {
 	int ret;
 
 	ret = fxt_register_matching(0, true);
 	if (!ret) {
-		fxt_names_snapshot();
+		fxt_names_snapshot(stamp_names);
 		ret = fxt_register_matching(categories, false);
 	}
 	if (ret)

@@ -121,7 +121,10 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 	s->active_categories = s->categories | o->additional_categories;
 	s->results_written = false;
 	s->aborted = false;
-	ret = fxt_probes_register(s->active_categories);
+	/* Names of an earlier run are kept: the snapshot's must be newer. */
+	ret = fxt_probes_register(s->active_categories,
+				  prev_state == FXT_STATE_STOPPED &&
+				  disposition != FXT_START_CLEAR_ENTIRE);
 	if (ret) {
 		s->aborted = true;
 		s->state = prev_state;

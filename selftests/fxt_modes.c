@@ -57,6 +57,7 @@
 
 #include "kselftest_harness.h"
 #include "fm_util.h"
+#include "fxtscan.h"
 #include "libfxt.h"
 #include "swlog.h"
 
@@ -946,7 +947,67 @@ struct two_windows {
 	struct fm_scan sa, sb;	/* scan watching A's, B's tids */
 	uint64_t log_a, log_b;	/* switches of A's, B's threads in the switch log */
 	uint64_t log_lost;
+	/* A thread renamed in the first window, then while stopped. */
+	pid_t renamer;
+	atomic_int rn_step, rn_done;
+	char newest[64];	/* its name by the readers' rule */
+	unsigned int rn_records;
 };
+
+#define RN_NAME(n)	"fxt-rn-" #n
+
+/* Renames itself at each step the test asks for, acknowledging each. */
+static void *stop_renamer_main(void *arg)
+{
+	static const char *const names[] = { RN_NAME(0), RN_NAME(1), RN_NAME(2) };
+	struct two_windows *t = arg;
+
+	t->renamer = gettid();
+	for (int step = 0; step < 3; step++) {
+		while (atomic_load(&t->rn_step) < step)
+			usleep(1000);
+		prctl(PR_SET_NAME, names[step]);
+		atomic_store(&t->rn_done, step + 1);
+	}
+	while (atomic_load(&t->rn_step) < 3)
+		usleep(1000);
+	return NULL;
+}
+
+static void renamer_step(struct two_windows *t, int step)
+{
+	atomic_store(&t->rn_step, step);
+	while (step < 3 && atomic_load(&t->rn_done) < step + 1)
+		usleep(1000);
+}
+
+/*
+ * The renamer's name as fxt's readers pick it (records.rst): the record
+ * with the latest "named_at"; one without never replaces one with.
+ */
+static void renamer_newest(struct two_windows *t, const char *path)
+{
+	struct fs_archive a;
+	bool stamped = false;
+	uint64_t at = 0;
+
+	snprintf(t->newest, sizeof(t->newest), "(none)");
+	if (fs_load(path, &a))
+		return;
+	for (size_t i = 0; i < a.nkobjs; i++) {
+		const struct fs_kobj *k = &a.kobjs[i];
+
+		if (k->obj_type != FXT_OBJ_THREAD || k->koid != (uint64_t)t->renamer)
+			continue;
+		t->rn_records++;
+		if (k->has_named_at ? (!stamped || k->named_at >= at) : !stamped) {
+			snprintf(t->newest, sizeof(t->newest), "%s", k->name);
+			stamped = k->has_named_at;
+			at = k->named_at;
+		}
+	}
+	fs_free(&a);
+}
 
 /* Switches in the log with prev or next one of tids[2], all CPUs. */
 static uint64_t log_count(const struct swlog *l, const pid_t tids[2])
@@ -995,13 +1056,25 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 		swlog_close(l);
 		return;
 	}
+	pthread_t rn;
+
+	if (pthread_create(&rn, NULL, stop_renamer_main, t)) {
+		snprintf(t->why, sizeof(t->why), "pthread_create failed");
+		t->failed = true;
+		dev_close(&d);
+		swlog_close(l);
+		return;
+	}
+	renamer_step(t, 0);
 	/* Each pair lives and dies (final switch: the usleep) inside its window. */
 	err = dev_start(&d, FXT_START_CLEAR_ENTIRE);
+	renamer_step(t, 1);		/* renamed while traced */
 	if (!err)
 		err = fm_pingpong(300, -1, -1, t->a);
 	usleep(50000);
 	if (!err)
 		err = dev_stop(&d, 0);
+	renamer_step(t, 2);		/* renamed while stopped */
 	if (!err)
 		err = dev_start(&d, second);
 	if (!err)
@@ -1012,6 +1085,8 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 	if (!err)
 		err = dev_save(&d, path);
 	dev_close(&d);
+	renamer_step(t, 3);
+	pthread_join(rn, NULL);
 	swlog_stop(l);
 	t->log_a = log_count(l, t->a);
 	t->log_b = log_count(l, t->b);
@@ -1022,6 +1097,7 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 		t->failed = true;
 		return;
 	}
+	renamer_newest(t, path);
 	tids[0] = t->a[0], tids[1] = t->a[1];
 	err = fm_scan(path, tids, 2, &t->sa);
 	tids[0] = t->b[0], tids[1] = t->b[1];
@@ -1093,6 +1169,36 @@ TEST(retain_circular_keeps_first_window)
 {
 	NEED(RETAIN_CIRC);
 	check_retain(_metadata, &RETAIN_CIRC);
+}
+
+/*
+ * A thread renamed while tracing was stopped: after the restart its newest
+ * name (the one the readers and fxt-collect's trailer pick) is that one,
+ * whatever the restart kept of the first run's records.
+ */
+static void check_renamed_while_stopped(struct __test_metadata *_metadata,
+					const struct two_windows *t)
+{
+	EXPECT_STREQ(RN_NAME(2), t->newest)
+		TH_LOG("thread %d, %u records", t->renamer, t->rn_records);
+}
+
+TEST(retain_oneshot_rename_while_stopped)
+{
+	NEED(RETAIN);
+	check_renamed_while_stopped(_metadata, &RETAIN);
+}
+
+TEST(retain_circular_rename_while_stopped)
+{
+	NEED(RETAIN_CIRC);
+	check_renamed_while_stopped(_metadata, &RETAIN_CIRC);
+}
+
+TEST(clear_entire_rename_while_stopped)
+{
+	NEED(CLEAR);
+	check_renamed_while_stopped(_metadata, &CLEAR);
 }
 
 /* Indices never change meaning within a session, restarts included. */

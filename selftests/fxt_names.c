@@ -20,6 +20,9 @@
  *     exec /bin/true by a path of PATH_MAX - 1 bytes: exec hands task_rename
  *     the basename at the very end of that buffer, so reading more than the
  *     name shows as a KFENCE report in the kernel log;
+ *   - an io_uring read of a pipe with IOSQE_ASYNC makes the kernel create
+ *     an io-wq worker thread (create_io_thread(): no sched_process_fork),
+ *     which blocks on the pipe until written to;
  *   - at the end the main thread (the process leader) renames itself
  *     "fxt-names-lead": a process record must follow.
  * Then each test case checks one property of the archive, in particular
@@ -35,7 +38,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <linux/io_uring.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -78,6 +85,8 @@ static struct {
 	int long_exec_failures;
 	int kfence_reports;		/* KFENCE reports in the kernel log */
 	char kfence_first[256];
+	pid_t io_worker;		/* the io-wq worker, 0: none found */
+	char io_why[160];		/* why none */
 } R;
 
 static atomic_int go_rename;
@@ -293,6 +302,103 @@ static int cross_cpu_renames(void)
 	return err == R.cross_err ? 0 : -err;
 }
 
+/* A thread of this process whose comm starts with prefix, or 0. */
+static pid_t find_thread(const char *prefix)
+{
+	char path[300], comm[32];
+	struct dirent *d;
+	pid_t found = 0;
+	DIR *dir = opendir("/proc/self/task");
+
+	if (!dir)
+		return 0;
+	while (!found && (d = readdir(dir))) {
+		FILE *f;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, prefix, strlen(prefix)))
+			found = atoi(d->d_name);
+		fclose(f);
+	}
+	closedir(dir);
+	return found;
+}
+
+/*
+ * io_uring by its system calls (no liburing in the guest): one read of a
+ * pipe, forced to an io-wq worker by IOSQE_ASYNC. The worker blocks in the
+ * read until the pipe is written, so it can be found by its comm meanwhile.
+ */
+static void io_worker_read(void)
+{
+	struct io_uring_params p = { 0 };
+	struct io_uring_sqe *sqes;
+	unsigned int *sq_tail, *sq_array;
+	size_t sq_len, cq_len, sqe_len;
+	void *sq = MAP_FAILED, *cq = MAP_FAILED;
+	int ring, pfd[2] = { -1, -1 };
+	char byte;
+
+	ring = syscall(__NR_io_uring_setup, 4, &p);
+	if (ring < 0) {
+		snprintf(R.io_why, sizeof(R.io_why), "io_uring_setup: %s", strerror(errno));
+		return;
+	}
+	sq_len = p.sq_off.array + p.sq_entries * sizeof(unsigned int);
+	cq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	sqe_len = p.sq_entries * sizeof(struct io_uring_sqe);
+	sq = mmap(NULL, sq_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring, IORING_OFF_SQ_RING);
+	cq = mmap(NULL, cq_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring, IORING_OFF_CQ_RING);
+	sqes = mmap(NULL, sqe_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring, IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED || pipe(pfd)) {
+		snprintf(R.io_why, sizeof(R.io_why), "io_uring mmap or pipe: %s", strerror(errno));
+		goto out;
+	}
+	memset(&sqes[0], 0, sizeof(sqes[0]));
+	sqes[0].opcode = IORING_OP_READ;
+	sqes[0].flags = IOSQE_ASYNC;
+	sqes[0].fd = pfd[0];
+	sqes[0].addr = (unsigned long)&byte;
+	sqes[0].len = 1;
+	sq_tail = (unsigned int *)((char *)sq + p.sq_off.tail);
+	sq_array = (unsigned int *)((char *)sq + p.sq_off.array);
+	sq_array[*sq_tail & (p.sq_entries - 1)] = 0;
+	__atomic_store_n(sq_tail, *sq_tail + 1, __ATOMIC_RELEASE);
+	if (syscall(__NR_io_uring_enter, ring, 1, 0, 0, NULL, 0) != 1) {
+		snprintf(R.io_why, sizeof(R.io_why), "io_uring_enter: %s", strerror(errno));
+		goto out;
+	}
+	/* The worker renames itself once it runs: wait for that, 2 s at most. */
+	for (int i = 0; i < 200 && !R.io_worker; i++) {
+		R.io_worker = find_thread("iou-wrk-");
+		if (!R.io_worker)
+			usleep(10000);
+	}
+	if (!R.io_worker)
+		snprintf(R.io_why, sizeof(R.io_why), "no iou-wrk-* thread appeared in 2 s");
+	if (write(pfd[1], "x", 1) != 1 ||
+	    syscall(__NR_io_uring_enter, ring, 0, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0)
+		snprintf(R.io_why, sizeof(R.io_why), "pipe write or completion: %s",
+			 strerror(errno));
+out:
+	if (sq != MAP_FAILED)
+		munmap(sq, sq_len);
+	if (cq != MAP_FAILED)
+		munmap(cq, cq_len);
+	if (sqes != MAP_FAILED)
+		munmap(sqes, sqe_len);
+	if (pfd[0] >= 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+	}
+	close(ring);
+}
+
 static int workload(void)
 {
 	pthread_t th[NR_RENAMED], self;
@@ -325,6 +431,7 @@ static int workload(void)
 	if (err)
 		return err;
 	long_path_execs();
+	io_worker_read();
 
 	prctl(PR_SET_NAME, LEADER_COMM);
 	usleep(2000);
@@ -864,6 +971,38 @@ TEST(cross_cpu_renames_on_two_cpus)
 }
 
 /* Kernel object records of type process never carry a "process" arg. */
+/*
+ * The io-wq worker was made by create_io_thread(), which fires no
+ * sched_process_fork: a name record must still precede its first switch
+ * in (named_at no later than it), not only its own rename once running.
+ */
+TEST(io_worker_named_before_it_runs)
+{
+	uint64_t first = 0, named = UINT64_MAX;
+
+	NEED_ARCHIVE();
+	ASSERT_NE(0, R.io_worker) TH_LOG("%s", R.io_why);
+	for (size_t i = 0; i < R.a.nsw; i++) {
+		if (R.a.sw[i].in_tid == (uint64_t)R.io_worker &&
+		    (!first || R.a.sw[i].ts < first))
+			first = R.a.sw[i].ts;
+	}
+	ASSERT_NE(0, first) TH_LOG("io worker %d never switched in", R.io_worker);
+	for (size_t i = 0; i < R.a.nkobjs; i++) {
+		const struct fs_kobj *k = &R.a.kobjs[i];
+
+		if (k->obj_type == FXT_OBJ_THREAD && k->koid == (uint64_t)R.io_worker &&
+		    k->has_named_at && k->named_at < named)
+			named = k->named_at;
+	}
+	log_names(R.io_worker);
+	EXPECT_LE(named, first)
+		TH_LOG("io worker %d first ran at %llu, first named at %llu",
+		       R.io_worker, (unsigned long long)first,
+		       (unsigned long long)named);
+	EXPECT_EQ(NULL, thread_problem(R.io_worker, &(uint64_t){ 0 }));
+}
+
 TEST(kobj_records_well_typed)
 {
 	uint64_t bad = 0;

@@ -8,7 +8,8 @@
  * same sched_switch tracepoint in this process, and the two threads live and
  * die inside both windows (lib/pingpong.h). The archive's context switch
  * records (type 8, subtype 0) whose outgoing or incoming thread is one of
- * the two must equal the oracle's count, in total and per CPU (provider).
+ * the two must equal the oracle's count, in total and per CPU (provider),
+ * and be the same switches in the same order on each CPU (a digest).
  * The threads are not pinned: they migrate, so both CPUs' thread tables
  * (indexed and inline refs) are exercised.
  *
@@ -46,4 +47,16 @@ TEST(switches_equal_per_cpu)
 	NEED_ARCHIVE();
 	NEED_RUN();
 	EXPECT_PER_CPU_EQ(switches, or_switches);
+}
+
+/*
+ * Equal counts would let a duplicated switch and a lost one cancel out on
+ * a CPU: the order-sensitive digests of each CPU's switches (the oracle's
+ * and the archive's, oracle.bpf.h) must be equal too.
+ */
+TEST(switch_sequence_equal_per_cpu)
+{
+	NEED_ARCHIVE();
+	NEED_RUN();
+	EXPECT_PER_CPU_EQ(switch_digest, or_digest);
 }

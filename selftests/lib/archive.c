@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "archive.h"
+#include "oracle.bpf.h"	/* ORACLE_DIGEST: the oracle's switch digest */
 
 /* Bits [lo..hi] of a word, as the specification writes fields. */
 #define BITS(w, lo, hi)	(((w) >> (lo)) & (~0ull >> (63 - ((hi) - (lo)))))
@@ -78,8 +79,10 @@ static struct arc_provider *stamp(struct walker *w, uint64_t ts)
  */
 static bool thread_ref(struct walker *w, struct arc_provider *p,
 		       const uint64_t *rec, unsigned int words,
-		       unsigned int *pos, unsigned int ref, uint64_t off)
+		       unsigned int *pos, unsigned int ref, uint64_t off,
+		       uint64_t *koid)
 {
+	*koid = ~0ull;
 	if (ref == 0) {
 		p->inline_refs++;
 		if (*pos + 2 >= words) {
@@ -87,6 +90,7 @@ static bool thread_ref(struct walker *w, struct arc_provider *p,
 			return false;
 		}
 		*pos += 2;
+		*koid = rec[*pos];
 		return is_tid(w, rec[*pos]);
 	}
 	p->indexed_refs++;
@@ -94,7 +98,8 @@ static bool thread_ref(struct walker *w, struct arc_provider *p,
 		p->unresolved++;
 		return false;
 	}
-	return is_tid(w, w->threads[w->cur][ref].koid);
+	*koid = w->threads[w->cur][ref].koid;
+	return is_tid(w, *koid);
 }
 
 static void walk_sched(struct walker *w, const uint64_t *rec,
@@ -118,16 +123,19 @@ static void walk_sched(struct walker *w, const uint64_t *rec,
 		return;
 	if (sub == SCHED_SWITCH) {
 		unsigned int pos = 1;
+		uint64_t out_koid, in_koid;
 		bool out, in;
 
 		if (BITS(h, 16, 23) != (unsigned int)w->cur)
 			p->cpu_mismatch++;
 		p->all_switches++;
 		/* Outgoing inline pair first, then incoming (both evaluated). */
-		out = thread_ref(w, p, rec, words, &pos, BITS(h, 28, 35), off);
-		in = thread_ref(w, p, rec, words, &pos, BITS(h, 36, 43), off);
-		if (out || in)
+		out = thread_ref(w, p, rec, words, &pos, BITS(h, 28, 35), off, &out_koid);
+		in = thread_ref(w, p, rec, words, &pos, BITS(h, 36, 43), off, &in_koid);
+		if (out || in) {
 			p->switches++;
+			p->switch_digest = ORACLE_DIGEST(p->switch_digest, out_koid, in_koid);
+		}
 	} else {
 		if (BITS(h, 20, 35) != (unsigned int)w->cur)
 			p->cpu_mismatch++;

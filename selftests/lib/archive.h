@@ -27,6 +27,7 @@
 struct arc_provider {
 	bool seen;			/* provider info or section metadata seen */
 	uint64_t switches;		/* context switches with a tid in or out */
+	uint64_t switch_digest;		/* of those, in order (oracle.bpf.h) */
 	uint64_t wakeups;		/* wakeups whose woken thread is a tid */
 	uint64_t all_switches;		/* every context switch */
 	uint64_t inline_refs;		/* switch thread refs written inline */

@@ -115,6 +115,19 @@ int ft_slabinfo(struct ft_slab *caches, int max)
 	return n;
 }
 
+long ft_module_mem_bytes(void)
+{
+	long v = -1;
+	FILE *f = fopen("/sys/module/fxt/parameters/mem_bytes", "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
 int ft_module_refcnt(void)
 {
 	int v = -1;

@@ -45,6 +45,8 @@ struct ft_slab {
  * Return: caches read, or -errno.
  */
 int ft_slabinfo(struct ft_slab *caches, int max);
+/* /sys/module/fxt/parameters/mem_bytes: what the module holds; -1 if unreadable. */
+long ft_module_mem_bytes(void);
 /* /sys/module/fxt/refcnt, -1 if unreadable. */
 int ft_module_refcnt(void);
 /* Write s to a file. Return: 0 or -errno. */

@@ -280,6 +280,7 @@ bool pp_run(const struct pp_config *cfg, struct pp_result *r)
 	for (int c = 0; c < r->nr_cpus; c++) {
 		r->or_switches[c] = oracle_switches(o, c);
 		r->or_wakeups[c] = oracle_wakeups(o, c);
+		r->or_digest[c] = oracle_switch_digest(o, c);
 	}
 	r->or_switches_total = oracle_switches(o, -1);
 	r->or_wakeups_total = oracle_wakeups(o, -1);

@@ -60,6 +60,7 @@ struct pp_result {
 	/* Oracle, per CPU (index < nr_cpus) and in total. */
 	uint64_t or_switches[ARC_MAX_PROVIDERS], or_switches_total;
 	uint64_t or_wakeups[ARC_MAX_PROVIDERS], or_wakeups_total;
+	uint64_t or_digest[ARC_MAX_PROVIDERS];	/* switch order (oracle.bpf.h) */
 	uint64_t or_all_total;
 	uint64_t or_exits;
 	uint64_t or_misses;

@@ -38,6 +38,19 @@ static __always_inline void count(u32 key)
 		__sync_fetch_and_add(v, 1);
 }
 
+/*
+ * Not atomic: sched_switch runs with interrupts off and never nests on a
+ * CPU, so nothing else updates this CPU's digest meanwhile.
+ */
+static __always_inline void digest(u32 prev, u32 next)
+{
+	u32 key = ORACLE_SWITCH_DIGEST;
+	u64 *v = bpf_map_lookup_elem(&counts, &key);
+
+	if (v)
+		*v = ORACLE_DIGEST(*v, prev, next);
+}
+
 static __always_inline bool counted(const struct task_struct *p)
 {
 	return p->tgid == targ_tgid &&
@@ -51,8 +64,10 @@ int BPF_PROG(oracle_switch, bool preempt, struct task_struct *prev,
 	bool out = counted(prev);
 
 	count(ORACLE_ALL_SWITCH);
-	if (out || counted(next))
+	if (out || counted(next)) {
 		count(ORACLE_SWITCH);
+		digest(prev->pid, next->pid);
+	}
 	if (out && !preempt && (prev_state & TASK_DEAD))
 		count(ORACLE_EXIT);
 	return 0;

@@ -118,6 +118,11 @@ uint64_t oracle_exits(struct oracle *o, int cpu)
 	return oracle_read(o, ORACLE_EXIT, cpu);
 }
 
+uint64_t oracle_switch_digest(struct oracle *o, int cpu)
+{
+	return cpu < 0 ? 0 : oracle_read(o, ORACLE_SWITCH_DIGEST, cpu);
+}
+
 uint64_t oracle_misses(struct oracle *o)
 {
 	struct bpf_program *prog;

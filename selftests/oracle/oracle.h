@@ -57,6 +57,11 @@ uint64_t oracle_switches(struct oracle *o, int cpu);
 uint64_t oracle_wakeups(struct oracle *o, int cpu);
 uint64_t oracle_all_switches(struct oracle *o, int cpu);
 uint64_t oracle_exits(struct oracle *o, int cpu);
+/*
+ * The digest (oracle.bpf.h, ORACLE_DIGEST) of CPU cpu's switches that
+ * oracle_switches() counts, in order; 0 for cpu = -1 (no sum makes sense).
+ */
+uint64_t oracle_switch_digest(struct oracle *o, int cpu);
 
 /*
  * Runs of the oracle's programs the kernel skipped because the same program
