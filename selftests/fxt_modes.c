@@ -15,10 +15,17 @@
  *               buffer: durable full stops recording on that CPU;
  *  retain_*     start / stop / start: RETAIN keeps the first window,
  *               CLEAR_ENTIRE loses it (buffers read through the mapping);
+ *               a thread renamed while stopped has that name as its newest
+ *               after the restart (*_rename_while_stopped);
  *  clear_nondurable_*  CLEAR_NONDURABLE loses the first window's rolling
  *               data but keeps its durable records; after durable records
  *               spilled into the rolling buffer (oneshot, 4 KiB durable),
  *               every reference in the second window still resolves;
+ *  oneshot_full_*  fxt-collect -m oneshot -b 64K under 20x what it holds:
+ *               drops counted, ROLLING_FULL and "buffer full" on the CPUs
+ *               that dropped, kept + dropped covers the switch log;
+ *  start_additional_categories_*  a sched-only session started with
+ *               irq+softirq added records interrupts; without, none;
  *  nesting_*    all categories under timer and IPI load: interrupt
  *               begin/end events nest per CPU;
  *  hook_*       short traces started and stopped while every CPU spends
@@ -1606,8 +1613,173 @@ TEST(hook_cycles_nest)
 }
 
 /* scenarios_ran: the scenarios driving /dev/fxt directly. */
+/* ------------------------------------------------------------------ */
+/* Oneshot overflow: the buffer fills, the rest is counted as dropped.  */
+
+static struct crun OSF;
+static pid_t OSF_T[2];
+static uint64_t OSF_LOG, OSF_LOST;	/* the threads' switches in the log */
+
+static void run_oneshot_full(void)
+{
+	const char *extra[] = { "-b", "64K", "-c", "sched", NULL };
+	uint64_t tids[2];
+	struct swlog *l;
+	pid_t pid;
+
+	crun_paths(&OSF, "modes-oneshot-full");
+	l = swlog_open(1u << 24);
+	if (!l || swlog_start(l)) {
+		snprintf(OSF.why, sizeof(OSF.why), "switch log: %s", strerror(errno));
+		swlog_close(l);
+		return;
+	}
+	pid = fm_collect_start(OSF.archive, "oneshot", extra, OSF.log, OSF.why,
+			       sizeof(OSF.why));
+	if (pid >= 0) {
+		/* ~80000 switches of ~16 bytes: 20 times what 64K holds. */
+		if (fm_pingpong(20000, -1, -1, OSF_T))
+			printf("# oneshot full: ping-pong failed\n");
+		usleep(50000);
+		tids[0] = OSF_T[0], tids[1] = OSF_T[1];
+		crun_finish(&OSF, pid, tids, 2);
+	}
+	swlog_stop(l);
+	OSF_LOG = log_count(l, OSF_T);
+	OSF_LOST = swlog_lost(l) + swlog_misses(l);
+	swlog_close(l);
+	crun_print("oneshot full", &OSF);
+}
+
+TEST(oneshot_full_collector_exit_0)
+{
+	NEED(OSF);
+	EXPECT_EXIT0(OSF.status, "fxt-collect");
+}
+
+/* ROLLING_FULL on the CPUs that dropped, a "buffer full" event on each. */
+TEST(oneshot_full_dropped_and_flagged)
+{
+	uint64_t dropped = 0;
+
+	NEED(OSF);
+	ASSERT_TRUE(OSF.scanned);
+	ASSERT_LT(0, OSF.nrows);
+	for (int c = 0; c < FM_MAX_CPUS; c++) {
+		const struct fm_stats_row *s = &OSF.rows[c];
+
+		if (!s->present)
+			continue;
+		dropped += s->dropped;
+		if (!s->dropped)
+			continue;
+		EXPECT_NE(NULL, strstr(s->flags, "rolling-full"))
+			TH_LOG("cpu %d dropped %llu, flags \"%s\"", c,
+			       (unsigned long long)s->dropped, s->flags);
+		EXPECT_LT(0, OSF.scan.prov[c].buffer_full)
+			TH_LOG("cpu %d dropped, no \"buffer full\" event", c);
+	}
+	EXPECT_LT(0, dropped) TH_LOG("20x the buffer, nothing dropped");
+}
+
+/*
+ * What was kept is the beginning: the threads' switches in the archive are
+ * fewer than the log saw, and with the drops they account for all of them.
+ */
+TEST(oneshot_full_kept_plus_dropped_covers_log)
+{
+	uint64_t kept = 0, dropped = 0;
+
+	NEED(OSF);
+	ASSERT_EQ(0, OSF_LOST);
+	for (int c = 0; c < FM_MAX_CPUS; c++) {
+		kept += OSF.scan.prov[c].tid_switches;
+		dropped += OSF.rows[c].present ? OSF.rows[c].dropped : 0;
+	}
+	EXPECT_LT(0, kept);
+	EXPECT_GT(OSF_LOG, kept);
+	EXPECT_LE(OSF_LOG, kept + dropped)
+		TH_LOG("log %llu, kept %llu, dropped %llu", (unsigned long long)OSF_LOG,
+		       (unsigned long long)kept, (unsigned long long)dropped);
+}
+
+TEST(oneshot_full_dump_check)
+{
+	NEED(OSF);
+	EXPECT_EXIT0(OSF.dump_status, "fxt-dump --check");
+}
+
+/* ------------------------------------------------------------------ */
+/* START's additional_categories add their records, for that run only. */
+
+static struct {
+	bool ran, failed;
+	char why[256];
+	uint64_t irq_with, irq_without;	/* interrupt begins in each archive */
+} ADDCAT;
+
+static int addcat_run(uint32_t additional, const char *name, uint64_t *begins)
+{
+	struct fxt_start_options o = {
+		.disposition = FXT_START_CLEAR_ENTIRE,
+		.additional_categories = additional,
+	};
+	char path[PATH_MAX];
+	struct fm_scan s;
+	struct dev d;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s.fxt", tmpdir(), name);
+	err = dev_init(&d, FXT_MODE_ONESHOT, 2 << 20, 0, FXT_CAT_SCHED);
+	if (err)
+		return err;
+	err = ioctl(d.fd, FXT_IOC_START, &o) ? -errno : 0;
+	usleep(200000);		/* timer interrupts and softirqs meanwhile */
+	if (!err)
+		err = dev_stop(&d, FXT_STOP_WRITE_RESULTS);
+	if (!err)
+		err = dev_save(&d, path);
+	dev_close(&d);
+	if (!err)
+		err = fm_scan(path, NULL, 0, &s);
+	*begins = 0;
+	for (int c = 0; !err && c < FM_MAX_CPUS; c++)
+		*begins += s.prov[c].irq_begin;
+	return err;
+}
+
+static void run_additional_categories(void)
+{
+	int err;
+
+	err = addcat_run(FXT_CAT_IRQ | FXT_CAT_SOFTIRQ, "modes-addcat",
+			 &ADDCAT.irq_with);
+	if (!err)
+		err = addcat_run(0, "modes-noaddcat", &ADDCAT.irq_without);
+	if (err) {
+		snprintf(ADDCAT.why, sizeof(ADDCAT.why), "%s", strerror(-err));
+		ADDCAT.failed = true;
+		return;
+	}
+	ADDCAT.ran = true;
+	printf("# additional categories: %llu interrupt begins with irq+softirq added, %llu without\n",
+	       (unsigned long long)ADDCAT.irq_with,
+	       (unsigned long long)ADDCAT.irq_without);
+}
+
+TEST(start_additional_categories_add_records)
+{
+	NEED(ADDCAT);
+	EXPECT_LT(0, ADDCAT.irq_with);
+	EXPECT_EQ(0, ADDCAT.irq_without)
+		TH_LOG("sched only, yet interrupts were recorded");
+}
+
 static void scenarios_ran_devs(struct __test_metadata *_metadata)
 {
+	expect_ran(_metadata, "oneshot full", OSF.ran, OSF.failed, OSF.why);
+	expect_ran(_metadata, "additional categories", ADDCAT.ran, ADDCAT.failed,
+		   ADDCAT.why);
 	expect_ran(_metadata, "durable full", DUR.ran, DUR.failed, DUR.why);
 	expect_ran(_metadata, "streaming spill", SPILL.ran, SPILL.failed,
 		   SPILL.why);
@@ -1674,6 +1846,8 @@ int main(int argc, char **argv)
 		run_nondurable_spill();
 		if (!NDSPILL.ran)
 			printf("# nondurable spill: %s\n", NDSPILL.why);
+		run_oneshot_full();
+		run_additional_categories();
 		run_nesting();
 		run_hook_cycles();
 	}
