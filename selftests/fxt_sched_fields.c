@@ -7,10 +7,12 @@
  *     outgoing state is never 1 (running); fxt-report gives idle no row in
  *     its thread table;
  *   - priorities: FXT priority = 140 - task->prio, so nice 0 -> 20,
- *     nice 10 -> 10, SCHED_FIFO 10 (prio 89) -> 51, SCHED_FIFO 99 -> 140
- *     (higher while priority inheritance boosts the thread, never lower);
+ *     nice 10 -> 10, SCHED_FIFO 10 (prio 89) -> 51, SCHED_FIFO 99 -> 140,
+ *     SCHED_DEADLINE (prio -1) -> 141 (higher while priority inheritance
+ *     boosts the thread, never lower);
  *   - outgoing states: a thread blocked in usleep() is 3 (blocked), an
- *     exited thread's last switch is 4 (dying) or 5 (dead);
+ *     exited thread's last switch is 4 (dying) or 5 (dead), a child
+ *     stopped by SIGSTOP leaves suspended (2);
  *   - priority inheritance: a nice 0 thread holding a PTHREAD_PRIO_INHERIT
  *     mutex that a SCHED_FIFO 10 thread waits for is written with 51 while
  *     it holds it, and with 20 again after unlocking.
@@ -33,7 +35,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,7 +49,16 @@
 #define NAME		"sched-fields"
 #define NR_SLEEPS	30
 
-enum { T_NICE0, T_NICE10, T_FIFO10, T_FIFO99, NR_T };
+/* sched_setattr()'s argument (linux/sched/types.h clashes with glibc's). */
+struct fxt_sched_attr {
+	uint32_t size, sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
+};
+
+enum { T_NICE0, T_NICE10, T_FIFO10, T_FIFO99, T_DEADLINE, NR_T };
 
 static const struct {
 	const char *what;
@@ -57,6 +70,8 @@ static const struct {
 	[T_NICE10] = { "nice 10",       SCHED_OTHER, 10, 140 - 130 },
 	[T_FIFO10] = { "SCHED_FIFO 10", SCHED_FIFO,  10, 140 - (99 - 10) },
 	[T_FIFO99] = { "SCHED_FIFO 99", SCHED_FIFO,  99, 140 - (99 - 99) },
+	/* runtime 1 ms every 10 ms: ample for usleep(300) loops */
+	[T_DEADLINE] = { "SCHED_DEADLINE", SCHED_DEADLINE, 0, 141 },
 };
 
 struct worker {
@@ -88,7 +103,34 @@ static struct {
 	char report_csv[PATH_MAX + 16];
 	int hotplug_cpu;	/* the CPU taken offline and online, -1: none */
 	char hotplug_why[160];
+	pid_t stopped;		/* a child stopped by SIGSTOP, 0: none */
+	char stopped_why[160];
 } R;
+
+/* A child that waits in pause(), is stopped by SIGSTOP, then killed. */
+static void stop_a_child(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		snprintf(R.stopped_why, sizeof(R.stopped_why), "fork: %s", strerror(errno));
+		return;
+	}
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	usleep(10000);
+	if (kill(pid, SIGSTOP) || waitpid(pid, &status, WUNTRACED) != pid ||
+	    !WIFSTOPPED(status))
+		snprintf(R.stopped_why, sizeof(R.stopped_why), "SIGSTOP did not stop it");
+	else
+		R.stopped = pid;
+	kill(pid, SIGKILL);
+	kill(pid, SIGCONT);
+	waitpid(pid, &status, 0);
+}
 
 static uint64_t boottime_ns(void)
 {
@@ -106,6 +148,14 @@ static void *worker_main(void *arg)
 	w->tid = gettid();
 	if (spec[w->idx].policy == SCHED_OTHER) {
 		ret = setpriority(PRIO_PROCESS, w->tid, spec[w->idx].value);
+	} else if (spec[w->idx].policy == SCHED_DEADLINE) {
+		struct fxt_sched_attr a = {
+			.size = sizeof(a), .sched_policy = SCHED_DEADLINE,
+			.sched_runtime = 1000000, .sched_deadline = 10000000,
+			.sched_period = 10000000,
+		};
+
+		ret = syscall(SYS_sched_setattr, 0, &a, 0);
 	} else {
 		struct sched_param sp = { .sched_priority = spec[w->idx].value };
 
@@ -261,6 +311,7 @@ static void run(void)
 		PI.err = EAGAIN;
 	if (pi_why)
 		snprintf(R.why, sizeof(R.why), "%s", pi_why);
+	stop_a_child();
 	cpu_cycle();
 	usleep(20000);	/* the threads' final switches */
 	R.ran = true;
@@ -459,6 +510,21 @@ TEST(sleeping_thread_leaves_blocked)
 			TH_LOG("%s (tid %d): %llu blocked switches out", spec[t].what,
 			       R.w[t].tid, (unsigned long long)blocked);
 	}
+}
+
+/* A task stopped by SIGSTOP leaves suspended (2, Perfetto's T). */
+TEST(stopped_child_leaves_suspended)
+{
+	uint64_t suspended = 0;
+
+	NEED_ARCHIVE();
+	ASSERT_NE(0, R.stopped) TH_LOG("%s", R.stopped_why);
+	for (size_t i = 0; i < R.a.nsw; i++)
+		suspended += R.a.sw[i].out_tid == (uint64_t)R.stopped &&
+			     R.a.sw[i].out_state == FXT_THREAD_SUSPENDED;
+	EXPECT_EQ(1, suspended)
+		TH_LOG("child %d: %llu switches out as suspended", R.stopped,
+		       (unsigned long long)suspended);
 }
 
 /* The last switch out of an exited thread is dying (4) or dead (5). */
