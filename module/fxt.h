@@ -70,6 +70,7 @@ struct fxt_thread_slot {
  * (irq, name pointer); a lookup probes FXT_IRQ_NAME_WAYS slots.
  */
 #define FXT_IRQ_NAME_SLOTS	256	/* power of two */
+
 #define FXT_IRQ_NAME_WAYS	8
 
 struct fxt_irq_name_slot {
@@ -95,6 +96,19 @@ struct fxt_irq_level {
 	u16 name;		/* the begin's name index; 0: inline or none */
 	u8 kind;		/* enum fxt_irq_kind */
 	u8 written;		/* the begin event is in the buffer */
+};
+
+/*
+ * Circular mode names threads and processes in the rolling data
+ * (fxt_names.c): which were named in which rolling buffer generation.
+ * Direct-mapped; a collision only writes a name once more.
+ */
+#define FXT_NAME_SLOTS		256	/* power of two */
+#define FXT_NAME_PROCESS	BIT(31)	/* key bit: a process (tgid) */
+
+struct fxt_name_slot {
+	u32 key;		/* tid, or tgid | FXT_NAME_PROCESS; 0: free */
+	u32 gen;		/* rolling generation it was named in */
 };
 
 /* Everything a CPU owns. Only probes on that CPU write it (plus control). */
@@ -139,6 +153,9 @@ struct fxt_cpu {
 	u8 irq_name_victim;		/* next way replaced when all are taken */
 	struct fxt_thread_slot threads[FXT_THREAD_SLOTS];
 	struct fxt_irq_name_slot irq_names[FXT_IRQ_NAME_SLOTS];
+
+	/* circular mode: names written in the rolling data (fxt_names.c) */
+	struct fxt_name_slot names[FXT_NAME_SLOTS];
 };
 
 /* The one session (one opener at a time). */
@@ -186,6 +203,7 @@ void fxt_rolling_commit(struct fxt_cpu *c, unsigned int len,
 /* fxt_durable_reserve() put the record in the durable buffer (else: bufno) */
 #define FXT_IN_DURABLE	(-1)
 u64 *fxt_durable_reserve(struct fxt_cpu *c, unsigned int len, int *where);
+u32 fxt_rolling_gen(struct fxt_cpu *c);
 void fxt_durable_commit(struct fxt_cpu *c, unsigned int len, int where);
 int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt);
 void fxt_buffers_sync_notifications(struct fxt_session *s);
@@ -220,9 +238,9 @@ unsigned int fxt_out_state(bool preempt, unsigned int prev_state,
 bool fxt_write_string(struct fxt_cpu *c, u16 index, const char *str);
 bool fxt_write_thread(struct fxt_cpu *c, u8 index, u64 pid, u64 tid);
 void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name,
-			    u64 named_at);
+			    u64 named_at, bool rolling);
 void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
-			   const char *name, u64 named_at);
+			   const char *name, u64 named_at, bool rolling);
 void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		      struct task_struct *prev, struct task_struct *next,
 		      unsigned int prev_state);
@@ -247,6 +265,8 @@ void fxt_bitmap_free(unsigned long *p, unsigned int nbits);
 void fxt_names_snapshot(bool stamped);
 void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 			  const char *comm);
+void fxt_name_in_window(struct fxt_cpu *c, struct task_struct *p);
+void fxt_names_reset(struct fxt_cpu *c);
 
 /* fxt_probes.c */
 int fxt_probes_find(void);

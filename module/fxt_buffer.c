@@ -176,6 +176,7 @@ void fxt_buffers_clear(struct fxt_session *s, bool durable_too)
 		/* Buffer 0 is being written; buffer 1 may be rolled into. */
 		c->ready = BIT(1);
 		c->last_tid = 0;	/* no switch record is left */
+		fxt_names_reset(c);	/* generations start again */
 		WRITE_ONCE(c->save_pending, false);
 		if (durable_too || spilled) {
 			WRITE_ONCE(h->durable_reserved, 0);
@@ -269,6 +270,18 @@ static u64 *__fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len,
 		if (!fxt_rolling_switch(c, old))
 			return NULL;
 	}
+}
+
+/**
+ * fxt_rolling_gen() - the rolling buffer generation being written now
+ * @c: the CPU
+ *
+ * Return: how many times its rolling buffers rolled since they were emptied.
+ */
+u32 fxt_rolling_gen(struct fxt_cpu *c)
+{
+	return (u64)local_read(FXT_LOCAL(c->hdr->rolling_current)) >>
+	       FXT_ROLLING_OFFSET_BITS;
 }
 
 /* Circular mode cannot keep a record that refers to a lost durable one. */

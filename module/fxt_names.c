@@ -2,12 +2,26 @@
 /*
  * fxt_names.c - kernel object records: who every thread and process is.
  *
- * At start a snapshot names every task; from then on the fork and rename
- * probes name what changes (exec renames the task: records.rst). All of it
- * goes to the durable buffer of the CPU that writes it, so no trace of any
- * length or mode shows a thread without a name. Kernel object records are
- * global in FXT: the CPU (the provider) that carries one does not matter.
+ * Oneshot and streaming: at start a snapshot names every task; from then on
+ * the fork and rename probes name what changes (exec renames the task:
+ * records.rst). All of it goes to the durable buffer of the CPU that writes
+ * it, so no trace of any length shows a thread without a name.
+ *
+ * Circular mode keeps only the last two rolling buffers of each CPU, for as
+ * long as it runs: names in the durable buffer would fill it (every fork,
+ * exec and rename adds one), and a full durable buffer stops the CPU. So
+ * there, names ride in the rolling data: the first record of a rolling
+ * buffer generation that refers to a task (a switch in or out, a wakeup)
+ * is preceded by the task's and its process's name, as they are then, and
+ * the fork and rename probes write theirs there too. Every kept buffer
+ * then names every thread it refers to, whatever was overwritten, and the
+ * durable buffer holds only what the tables bound (strings, thread
+ * indices). No snapshot is needed. The cost: one lookup in a 256-slot
+ * per-CPU cache per task per record, and about 100 bytes per task per
+ * generation. Kernel object records are global in FXT: the CPU (the
+ * provider) that carries one does not matter.
  */
+#include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -27,6 +41,37 @@ static void fxt_copy_comm(char *dst, const char *src)
 	strscpy(dst, src, TASK_COMM_LEN);
 }
 
+static bool fxt_names_rolling(const struct fxt_cpu *c)
+{
+	return c->hdr->mode == FXT_MODE_CIRCULAR;
+}
+
+static struct fxt_name_slot *fxt_name_slot(struct fxt_cpu *c, u32 key)
+{
+	return &c->names[hash_32(key, ilog2(FXT_NAME_SLOTS))];
+}
+
+/* @key (a tid, or a tgid | FXT_NAME_PROCESS) is named in generation @gen. */
+static bool fxt_name_cached(struct fxt_cpu *c, u32 key, u32 gen)
+{
+	const struct fxt_name_slot *s = fxt_name_slot(c, key);
+
+	return READ_ONCE(s->key) == key && READ_ONCE(s->gen) == gen;
+}
+
+/*
+ * @gen is the generation read before the record was written: if the buffer
+ * rolled meanwhile, the next lookup misses and names it again (a duplicate,
+ * never a gap).
+ */
+static void fxt_name_mark(struct fxt_cpu *c, u32 key, u32 gen)
+{
+	struct fxt_name_slot *s = fxt_name_slot(c, key);
+
+	WRITE_ONCE(s->key, key);
+	WRITE_ONCE(s->gen, gen);
+}
+
 /**
  * fxt_write_task_names() - name @p, and its process when it leads one
  * @c: this CPU, preemption disabled
@@ -39,11 +84,58 @@ void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 	/* Before the copy: the name read is at least as new as this time. */
 	u64 now = ktime_get_boot_fast_ns();
 	char name[TASK_COMM_LEN];
+	bool rolling = fxt_names_rolling(c);
+	u32 gen = rolling ? fxt_rolling_gen(c) : 0;
 
 	fxt_copy_comm(name, comm ? comm : p->comm);
-	if (p->pid == p->tgid)
-		fxt_write_kobj_process(c, p->tgid, name, now);
-	fxt_write_kobj_thread(c, p->pid, p->tgid, name, now);
+	if (p->pid == p->tgid) {
+		fxt_write_kobj_process(c, p->tgid, name, now, rolling);
+		if (rolling)
+			fxt_name_mark(c, p->tgid | FXT_NAME_PROCESS, gen);
+	}
+	fxt_write_kobj_thread(c, p->pid, p->tgid, name, now, rolling);
+	/*
+	 * A rename's new name is not in p->comm yet: what the window naming
+	 * would read now is the old one, so it must not write it after this.
+	 */
+	if (rolling)
+		fxt_name_mark(c, p->pid, gen);
+}
+
+/**
+ * fxt_names_reset() - forget which names the rolling data holds
+ * @c: the CPU, its rolling buffers just emptied (generations restart)
+ */
+void fxt_names_reset(struct fxt_cpu *c)
+{
+	memset(c->names, 0, sizeof(c->names));
+}
+
+/**
+ * fxt_name_in_window() - circular mode: name @p and its process in the
+ * current rolling buffer generation unless done already
+ * @c: this CPU, preemption disabled
+ * @p: a task a record is about to refer to
+ */
+void fxt_name_in_window(struct fxt_cpu *c, struct task_struct *p)
+{
+	u32 tid = p->pid, tgid = p->tgid, gen = fxt_rolling_gen(c);
+	char name[TASK_COMM_LEN];
+	u64 now;
+
+	if (!tid || fxt_name_cached(c, tid, gen))
+		return;
+	now = ktime_get_boot_fast_ns();
+	if (!fxt_name_cached(c, tgid | FXT_NAME_PROCESS, gen)) {
+		struct task_struct *leader = READ_ONCE(p->group_leader);
+
+		fxt_copy_comm(name, leader->comm);
+		fxt_write_kobj_process(c, tgid, name, now, true);
+		fxt_name_mark(c, tgid | FXT_NAME_PROCESS, gen);
+	}
+	fxt_copy_comm(name, p->comm);
+	fxt_write_kobj_thread(c, tid, tgid, name, now, true);
+	fxt_name_mark(c, tid, gen);
 }
 
 /*
@@ -64,19 +156,23 @@ void fxt_names_snapshot(bool stamped)
 
 	u64 at;
 
+	/* Circular mode names tasks in the rolling data, as they appear. */
+	if (fxt_session.mode == FXT_MODE_CIRCULAR)
+		return;
 	rcu_read_lock();
 	for_each_process(g) {
 		at = stamped ? ktime_get_boot_fast_ns() : 0;
 		fxt_copy_comm(leader, g->comm);
 		preempt_disable();
-		fxt_write_kobj_process(fxt_this_cpu(), g->tgid, leader, at);
+		fxt_write_kobj_process(fxt_this_cpu(), g->tgid, leader, at,
+				       false);
 		preempt_enable();
 		for_each_thread(g, t) {
 			at = stamped ? ktime_get_boot_fast_ns() : 0;
 			fxt_copy_comm(name, t->comm);
 			preempt_disable();
 			fxt_write_kobj_thread(fxt_this_cpu(), t->pid, t->tgid,
-					      name, at);
+					      name, at, false);
 			preempt_enable();
 		}
 	}

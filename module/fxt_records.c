@@ -122,18 +122,45 @@ bool fxt_write_thread(struct fxt_cpu *c, u8 index, u64 pid, u64 tid)
 }
 
 /*
+ * Where a kernel object record goes: the durable buffer, or with @rolling
+ * (circular mode's names, fxt_names.c) the rolling data, next to the
+ * records that need the name. @where is for fxt_durable_commit().
+ */
+static u64 *fxt_kobj_reserve(struct fxt_cpu *c, unsigned int len, bool rolling,
+			     int *where)
+{
+	unsigned int bufno;
+	u64 ts, *p;
+
+	if (!rolling)
+		return fxt_durable_reserve(c, len, where);
+	p = fxt_rolling_reserve(c, len, &ts, &bufno);
+	*where = bufno;
+	return p;
+}
+
+static void fxt_kobj_commit(struct fxt_cpu *c, unsigned int len, bool rolling,
+			    int where)
+{
+	if (rolling)
+		fxt_rolling_commit(c, len, where);
+	else
+		fxt_durable_commit(c, len, where);
+}
+
+/*
  * Kernel object records. @named_at, when not 0, is written as the uint64
  * argument "named_at": the boot-time ns at which the name took effect, by
  * which fxt-collect finds each koid's newest name (records.rst).
  */
 void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name,
-			    u64 named_at)
+			    u64 named_at, bool rolling)
 {
 	unsigned int len = strnlen(name, TASK_COMM_LEN);
 	unsigned int nargs = named_at ? 1 : 0;
 	unsigned int words = 2 + FXT_WORDS(len) + 2 * nargs;
 	int where;
-	u64 *p = fxt_durable_reserve(c, words * 8, &where);
+	u64 *p = fxt_kobj_reserve(c, words * 8, rolling, &where);
 
 	if (!p)
 		return;
@@ -145,17 +172,17 @@ void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name,
 		p[0] = fxt_arg_header(FXT_ARG_UINT64, 2, FXT_S_NAMED_AT, 0);
 		p[1] = named_at;
 	}
-	fxt_durable_commit(c, words * 8, where);
+	fxt_kobj_commit(c, words * 8, rolling, where);
 }
 
 void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
-			   const char *name, u64 named_at)
+			   const char *name, u64 named_at, bool rolling)
 {
 	unsigned int len = strnlen(name, TASK_COMM_LEN);
 	unsigned int nargs = named_at ? 2 : 1;
 	unsigned int words = 2 + FXT_WORDS(len) + 2 * nargs;
 	int where;
-	u64 *p = fxt_durable_reserve(c, words * 8, &where);
+	u64 *p = fxt_kobj_reserve(c, words * 8, rolling, &where);
 
 	if (!p)
 		return;
@@ -169,7 +196,7 @@ void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
 		p[2] = fxt_arg_header(FXT_ARG_UINT64, 2, FXT_S_NAMED_AT, 0);
 		p[3] = named_at;
 	}
-	fxt_durable_commit(c, words * 8, where);
+	fxt_kobj_commit(c, words * 8, rolling, where);
 }
 
 void fxt_write_switch(struct fxt_cpu *c, bool preempt,
@@ -179,9 +206,16 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 	u8 out = fxt_thread_ref(c, prev);
 	u8 in = fxt_thread_ref(c, next);
 	unsigned int words = 2 + (out ? 0 : 2) + (in ? 0 : 2);
+	bool window = c->hdr->mode == FXT_MODE_CIRCULAR;
+	u32 gen = 0;
 	unsigned int bufno;
 	u64 ts, *p;
 
+	if (window) {
+		gen = fxt_rolling_gen(c);
+		fxt_name_in_window(c, prev);
+		fxt_name_in_window(c, next);
+	}
 	p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
 	if (!p)
 		return;
@@ -199,6 +233,11 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		*p++ = next->pid;
 	}
 	fxt_rolling_commit(c, words * 8, bufno);
+	/* Rolled since the names: name them in the switch's buffer too. */
+	if (window && fxt_rolling_gen(c) != gen) {
+		fxt_name_in_window(c, prev);
+		fxt_name_in_window(c, next);
+	}
 	c->last_tid = next->pid;
 	c->last_tgid = next->tgid;
 	c->last_prio = fxt_prio(next);
@@ -256,10 +295,14 @@ void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued)
 	 * the CPU's doing, not a thread's: name the CPU's interrupt
 	 * pseudo-thread too, never koid 0.
 	 */
-	if (in_hardirq() || in_serving_softirq() || !current->pid)
-		waker = FXT_KOID_IRQ_THREAD(c->cpu);
-	else
-		waker = current->pid;
+	bool by_irq = in_hardirq() || in_serving_softirq() || !current->pid;
+
+	waker = by_irq ? FXT_KOID_IRQ_THREAD(c->cpu) : current->pid;
+	if (c->hdr->mode == FXT_MODE_CIRCULAR) {
+		fxt_name_in_window(c, p);
+		if (!by_irq)
+			fxt_name_in_window(c, current);
+	}
 	w = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
 	if (!w)
 		return;
@@ -322,7 +365,7 @@ void fxt_write_cpu_preamble(struct fxt_cpu *c)
 	fxt_write_thread(c, FXT_IRQ_THREAD_INDEX, FXT_KOID_IRQ_PROCESS,
 			 FXT_KOID_IRQ_THREAD(c->cpu));
 	snprintf(name, sizeof(name), "irq/cpu%u", c->cpu);
-	fxt_write_kobj_process(c, FXT_KOID_IRQ_PROCESS, "irq", 0);
+	fxt_write_kobj_process(c, FXT_KOID_IRQ_PROCESS, "irq", 0, false);
 	fxt_write_kobj_thread(c, FXT_KOID_IRQ_THREAD(c->cpu),
-			      FXT_KOID_IRQ_PROCESS, name, 0);
+			      FXT_KOID_IRQ_PROCESS, name, 0, false);
 }

@@ -112,6 +112,8 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 	for_each_possible_cpu(cpu) {
 		/* Interrupts in flight at the last stop will not end now. */
 		s->cpus[cpu].irq_depth = 0;
+		/* Names may have changed while stopped: name tasks anew. */
+		fxt_names_reset(&s->cpus[cpu]);
 		/*
 		 * RETAIN: the thread the last run left on the CPU has run or
 		 * not since; its slice ends here (no probe writes yet).

@@ -751,7 +751,12 @@ static void run_durable_full(void)
 		return;
 	}
 	for (int i = 0; i < NCPUS; i++) {
-		r[i] = (struct renamer){ .cpu = CPUS[i], .n = 500, .forks = 20,
+		/*
+		 * Circular mode names threads in the rolling data: what fills
+		 * the durable buffer is thread records, one per thread index
+		 * (24 bytes: 250 children are more than 4 KiB).
+		 */
+		r[i] = (struct renamer){ .cpu = CPUS[i], .n = 500, .forks = 250,
 					 .tag = 'r' };
 		pthread_create(&r[i].th, NULL, renamer_main, &r[i]);
 	}
