@@ -39,7 +39,7 @@
 #include "swlog.h"
 
 #define IRQ_KOID_BASE	0x40000000ull
-#define MAX_CROWD	10000
+#define MAX_CROWD	40000
 
 extern char **environ;
 
