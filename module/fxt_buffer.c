@@ -32,6 +32,7 @@
 #include <linux/vmalloc.h>
 #include <linux/timekeeping.h>
 #include <linux/overflow.h>
+#include <linux/nospec.h>
 #include <asm/local.h>
 #include "fxt.h"
 
@@ -389,15 +390,19 @@ static void fxt_save_work_fn(struct irq_work *work)
  */
 int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt)
 {
+	unsigned int cpu = pkt->cpu;
 	struct fxt_cpu *c;
 
-	if (pkt->request != FXT_PKT_BUFFER_SAVED ||
-	    pkt->cpu >= nr_cpu_ids || !cpu_possible(pkt->cpu))
+	if (pkt->request != FXT_PKT_BUFFER_SAVED || cpu >= nr_cpu_ids)
 		return -EINVAL;
-	c = &s->cpus[pkt->cpu];
+	/* User space picks the index: no speculation past the bound. */
+	cpu = array_index_nospec(cpu, nr_cpu_ids);
+	if (!cpu_possible(cpu))
+		return -EINVAL;
+	c = &s->cpus[cpu];
 	if (!READ_ONCE(c->save_pending) || pkt->data32 != c->save_wrapped ||
 	    pkt->data64 != c->save_durable_end ||
-	    !fxt_packets_take_delivered(s, pkt->cpu))
+	    !fxt_packets_take_delivered(s, cpu))
 		return -EINVAL;
 	WRITE_ONCE(c->save_pending, false);
 	/* The request is answered before the buffer may be rolled into. */
@@ -415,6 +420,7 @@ void fxt_buffers_sync_notifications(struct fxt_session *s)
 		irq_work_sync(&s->cpus[cpu].save_work);
 }
 
+/* @st->cpu: a possible CPU, bounds-checked and sanitised by the caller. */
 void fxt_cpu_stats(struct fxt_session *s, struct fxt_cpu_stats *st)
 {
 	struct fxt_buffer_header *h = s->cpus[st->cpu].hdr;

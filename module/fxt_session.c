@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/cpumask.h>
+#include <linux/nospec.h>
 #include "fxt.h"
 
 static const struct fxt_category fxt_known_categories[] = {
@@ -202,7 +203,11 @@ static int fxt_stats(struct fxt_session *s, struct fxt_cpu_stats *st)
 {
 	if (s->state == FXT_STATE_READY)
 		return -EBADFD;
-	if (st->cpu >= nr_cpu_ids || !cpu_possible(st->cpu))
+	if (st->cpu >= nr_cpu_ids)
+		return -EINVAL;
+	/* User space picks the index: no speculation past the bound. */
+	st->cpu = array_index_nospec(st->cpu, nr_cpu_ids);
+	if (!cpu_possible(st->cpu))
 		return -EINVAL;
 	fxt_cpu_stats(s, st);
 	return 0;
