@@ -118,7 +118,13 @@ int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size)
 			c->rolling[1] = c->rolling[0] + rolling;
 			c->rolling_size = rolling;
 		}
-		init_irq_work(&c->save_work, fxt_save_work_fn);
+		/*
+		 * Hard even on PREEMPT_RT, where a plain irq_work runs from a
+		 * per-CPU thread: a CPU going offline runs its hard irq_work
+		 * before it dies, but leaves the thread's queued, and a stop
+		 * would wait in irq_work_sync() until the CPU came back.
+		 */
+		c->save_work = IRQ_WORK_INIT_HARD(fxt_save_work_fn);
 
 		h->magic = FXT_BUFFER_MAGIC;
 		h->version = FXT_ABI_VERSION;
@@ -368,6 +374,7 @@ void fxt_durable_commit(struct fxt_cpu *c, unsigned int len, int where)
 	local_inc(FXT_LOCAL(h->durable_records));
 }
 
+/* Hard interrupt context, PREEMPT_RT included: no sleeping lock here. */
 static void fxt_save_work_fn(struct irq_work *work)
 {
 	struct fxt_cpu *c = container_of(work, struct fxt_cpu, save_work);
@@ -376,8 +383,8 @@ static void fxt_save_work_fn(struct irq_work *work)
 		return;
 	/* Pairs with the smp_wmb() in fxt_rolling_switch(). */
 	smp_rmb();
-	fxt_packet_post(&fxt_session, FXT_PKT_SAVE_BUFFER, c->cpu,
-			c->save_wrapped, c->save_durable_end);
+	fxt_packet_post_hardirq(&fxt_session, FXT_PKT_SAVE_BUFFER, c->cpu,
+				c->save_wrapped, c->save_durable_end);
 }
 
 /**

@@ -319,7 +319,7 @@ void fxt_session_release(struct fxt_session *s)
 int fxt_session_init(struct fxt_session *s)
 {
 	mutex_init(&s->lock);
-	spin_lock_init(&s->pkt_lock);
+	raw_spin_lock_init(&s->pkt_lock);
 	mutex_init(&s->pkt_read_lock);
 	init_waitqueue_head(&s->pkt_wait);
 	atomic_set(&s->map_count, 0);
