@@ -340,13 +340,19 @@ TEST_F(dev, buffer_saved_bad_cpus)
 /* Unknown ioctl numbers: other magics, other numbers, wrong sizes. */
 TEST_F(dev, unknown_ioctls)
 {
-	char buf[256] = { 0 };
+	char buf[1024] = { 0 };	/* room for any of them, were one accepted */
 	static const unsigned long cmds[] = {
-		_IO('F', 0), _IO('F', 9), _IO('F', 255), _IO('G', 1),
-		_IOW('F', 1, __u32),		/* INITIALIZE with another size */
-		_IOR('F', 5, __u64),		/* GET_STATE with another size */
-		_IOWR('F', 6, struct fxt_layout),	/* other direction */
-		_IOW('F', 2, char[200]),
+		_IO(FXT_IOC_MAGIC, 0), _IO(FXT_IOC_MAGIC, 9),
+		_IO(FXT_IOC_MAGIC, 255), _IO('G', 1),
+		_IOW(FXT_IOC_MAGIC, 1, __u32),	/* INITIALIZE with another size */
+		_IOR(FXT_IOC_MAGIC, 5, __u64),	/* GET_STATE with another size */
+		_IOWR(FXT_IOC_MAGIC, 6, struct fxt_layout), /* other direction */
+		_IOW(FXT_IOC_MAGIC, 2, char[200]),
+		/* ABI version 1's numbers, under the old magic 'F' */
+		_IOW('F', 1, struct fxt_config), _IOW('F', 2, struct fxt_start_options),
+		_IO('F', 4), _IOR('F', 5, __u32), _IOR('F', 6, struct fxt_layout),
+		_IOWR('F', 7, struct fxt_cpu_stats),
+		_IOR('F', 8, struct fxt_categories),
 	};
 
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
