@@ -23,6 +23,7 @@
 #include <linux/spinlock.h>
 #include <linux/kfifo.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/fxt.h>
 
 /* Constant strings, pre-registered in every CPU's string table at start. */
@@ -126,7 +127,7 @@ struct fxt_cpu {
 	u32 save_wrapped;
 	u64 save_durable_end;
 	bool save_pending;		/* written on the CPU, read by control */
-	struct irq_work save_work;	/* queues the packet outside the probe */
+	struct irq_work save_work;	/* posts the packet outside the probe */
 
 	/* the durable buffer was emptied: write the preamble at start */
 	bool need_preamble;
@@ -174,14 +175,18 @@ struct fxt_session {
 	struct fxt_cpu *cpus;		/* nr_cpu_ids entries */
 	atomic_t map_count;		/* live mappings of the area */
 
-	/* packets to the collector (fxt_packets.c) */
-	spinlock_t pkt_lock;		/* every change to the FIFO */
+	/*
+	 * Packets to the collector (fxt_packets.c). pkt_lock is raw: the save
+	 * irq_work posts in hard interrupt context, on PREEMPT_RT too.
+	 */
+	raw_spinlock_t pkt_lock;	/* every change to the FIFO */
 	struct mutex pkt_read_lock;	/* one reader at a time */
 	DECLARE_KFIFO_PTR(pkts, struct fxt_packet);
 	u32 pkt_resets;			/* times the FIFO was emptied */
 	u32 pkt_drops;			/* times control packets were dropped */
 	unsigned long *pkt_delivered;	/* CPUs whose SAVE_BUFFER was read */
 	wait_queue_head_t pkt_wait;
+	struct work_struct pkt_wake_work; /* PREEMPT_RT: wakes pkt_wait */
 };
 
 extern struct fxt_session fxt_session;
@@ -221,6 +226,8 @@ void fxt_packets_reset(struct fxt_session *s);
 void fxt_packets_drop_control(struct fxt_session *s);
 void fxt_packet_post(struct fxt_session *s, u16 request, u16 cpu,
 		     u32 data32, u64 data64);
+void fxt_packet_post_hardirq(struct fxt_session *s, u16 request, u16 cpu,
+			     u32 data32, u64 data64);
 bool fxt_packets_pending(struct fxt_session *s);
 bool fxt_packets_take_delivered(struct fxt_session *s, unsigned int cpu);
 ssize_t fxt_packets_read(struct fxt_session *s, char __user *buf,

@@ -32,6 +32,7 @@
 #include <linux/vmalloc.h>
 #include <linux/timekeeping.h>
 #include <linux/overflow.h>
+#include <linux/nospec.h>
 #include <asm/local.h>
 #include "fxt.h"
 
@@ -117,7 +118,13 @@ int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size)
 			c->rolling[1] = c->rolling[0] + rolling;
 			c->rolling_size = rolling;
 		}
-		init_irq_work(&c->save_work, fxt_save_work_fn);
+		/*
+		 * Hard even on PREEMPT_RT, where a plain irq_work runs from a
+		 * per-CPU thread: a CPU going offline runs its hard irq_work
+		 * before it dies, but leaves the thread's queued, and a stop
+		 * would wait in irq_work_sync() until the CPU came back.
+		 */
+		c->save_work = IRQ_WORK_INIT_HARD(fxt_save_work_fn);
 
 		h->magic = FXT_BUFFER_MAGIC;
 		h->version = FXT_ABI_VERSION;
@@ -380,6 +387,7 @@ void fxt_durable_commit(struct fxt_cpu *c, unsigned int len, int where)
 	local_inc(FXT_LOCAL(h->durable_records));
 }
 
+/* Hard interrupt context, PREEMPT_RT included: no sleeping lock here. */
 static void fxt_save_work_fn(struct irq_work *work)
 {
 	struct fxt_cpu *c = container_of(work, struct fxt_cpu, save_work);
@@ -388,8 +396,8 @@ static void fxt_save_work_fn(struct irq_work *work)
 		return;
 	/* Pairs with the smp_wmb() in fxt_rolling_switch(). */
 	smp_rmb();
-	fxt_packet_post(&fxt_session, FXT_PKT_SAVE_BUFFER, c->cpu,
-			c->save_wrapped, c->save_durable_end);
+	fxt_packet_post_hardirq(&fxt_session, FXT_PKT_SAVE_BUFFER, c->cpu,
+				c->save_wrapped, c->save_durable_end);
 }
 
 /**
@@ -402,15 +410,19 @@ static void fxt_save_work_fn(struct irq_work *work)
  */
 int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt)
 {
+	unsigned int cpu = pkt->cpu;
 	struct fxt_cpu *c;
 
-	if (pkt->request != FXT_PKT_BUFFER_SAVED ||
-	    pkt->cpu >= nr_cpu_ids || !cpu_possible(pkt->cpu))
+	if (pkt->request != FXT_PKT_BUFFER_SAVED || cpu >= nr_cpu_ids)
 		return -EINVAL;
-	c = &s->cpus[pkt->cpu];
+	/* User space picks the index: no speculation past the bound. */
+	cpu = array_index_nospec(cpu, nr_cpu_ids);
+	if (!cpu_possible(cpu))
+		return -EINVAL;
+	c = &s->cpus[cpu];
 	if (!READ_ONCE(c->save_pending) || pkt->data32 != c->save_wrapped ||
 	    pkt->data64 != c->save_durable_end ||
-	    !fxt_packets_take_delivered(s, pkt->cpu))
+	    !fxt_packets_take_delivered(s, cpu))
 		return -EINVAL;
 	WRITE_ONCE(c->save_pending, false);
 	/* The request is answered before the buffer may be rolled into. */
@@ -428,6 +440,7 @@ void fxt_buffers_sync_notifications(struct fxt_session *s)
 		irq_work_sync(&s->cpus[cpu].save_work);
 }
 
+/* @st->cpu: a possible CPU, bounds-checked and sanitised by the caller. */
 void fxt_cpu_stats(struct fxt_session *s, struct fxt_cpu_stats *st)
 {
 	struct fxt_buffer_header *h = s->cpus[st->cpu].hdr;

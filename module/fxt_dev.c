@@ -18,12 +18,20 @@
 
 static atomic_t fxt_opened = ATOMIC_INIT(0);
 
-/* vm_flags is written through vm_flags_clear() from 6.3 (Kbuild probes). */
-static void fxt_vma_clear_maywrite(struct vm_area_struct *vma)
+/*
+ * The mapping never becomes writable (VM_MAYWRITE cleared: mprotect() cannot
+ * add PROT_WRITE), and a fork() does not copy it (VM_DONTCOPY): the
+ * collector forks after mapping, and a child must not inherit the buffers
+ * (nor keep the session's map_count up). vm_flags is written through
+ * vm_flags_set()/vm_flags_clear() from 6.3 (Kbuild probes).
+ */
+static void fxt_vma_set_flags(struct vm_area_struct *vma)
 {
 #ifdef FXT_HAVE_VM_FLAGS_CLEAR
+	vm_flags_set(vma, VM_DONTCOPY);
 	vm_flags_clear(vma, VM_MAYWRITE);
 #else
+	vma->vm_flags |= VM_DONTCOPY;
 	vma->vm_flags &= ~VM_MAYWRITE;
 #endif
 }
@@ -86,7 +94,7 @@ static int fxt_mmap(struct file *file, struct vm_area_struct *vma)
 		ret = -EBADFD;
 		goto out;
 	}
-	fxt_vma_clear_maywrite(vma);
+	fxt_vma_set_flags(vma);
 	ret = remap_vmalloc_range(vma, s->area, vma->vm_pgoff);
 	if (!ret) {
 		vma->vm_ops = &fxt_vm_ops;

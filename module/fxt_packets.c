@@ -9,6 +9,12 @@
  * irq_work, never from a probe. read() removes a packet only once it is in
  * the user's buffer, so a fault loses none.
  *
+ * The save irq_work is a hard one (fxt_buffer.c): it runs in hard interrupt
+ * context on PREEMPT_RT as well, where a spinlock_t sleeps. So pkt_lock is a
+ * raw spinlock (it guards a few kfifo steps, at most nr_cpu_ids + 2 packets
+ * in the longest, fxt_packets_drop_control()), and there the wake-up of
+ * the readers, whose wait queue has a spinlock_t, is left to a work item.
+ *
  * Invariant: the FIFO holds at most nr_cpu_ids SAVE_BUFFERs plus 2 control
  * packets, whatever user space does, so posting never fails:
  *  - a CPU requests a save only after the BUFFER_SAVED for its previous
@@ -23,6 +29,7 @@
 #include <linux/bitmap.h>
 #include <linux/cpumask.h>
 #include <linux/sched/signal.h>
+#include <linux/workqueue.h>
 #include "fxt.h"
 
 /* Control packets that may wait at once: one STARTED, one STOPPED. */
@@ -30,10 +37,19 @@
 /* Packets copied to user space per step of a read(). */
 #define FXT_READ_BATCH		8
 
+static void fxt_packets_wake_fn(struct work_struct *work)
+{
+	struct fxt_session *s = container_of(work, struct fxt_session,
+					     pkt_wake_work);
+
+	wake_up_interruptible(&s->pkt_wait);
+}
+
 int fxt_packets_init(struct fxt_session *s)
 {
 	int ret;
 
+	INIT_WORK(&s->pkt_wake_work, fxt_packets_wake_fn);
 	s->pkt_delivered = fxt_bitmap_zalloc(nr_cpu_ids);
 	if (!s->pkt_delivered)
 		return -ENOMEM;
@@ -48,6 +64,7 @@ int fxt_packets_init(struct fxt_session *s)
 
 void fxt_packets_free(struct fxt_session *s)
 {
+	cancel_work_sync(&s->pkt_wake_work);
 	fxt_mem_account(-(long)(kfifo_size(&s->pkts) * kfifo_esize(&s->pkts)));
 	kfifo_free(&s->pkts);
 	fxt_bitmap_free(s->pkt_delivered, nr_cpu_ids);
@@ -57,11 +74,11 @@ void fxt_packets_reset(struct fxt_session *s)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&s->pkt_lock, flags);
+	raw_spin_lock_irqsave(&s->pkt_lock, flags);
 	kfifo_reset(&s->pkts);
 	bitmap_zero(s->pkt_delivered, nr_cpu_ids);
 	s->pkt_resets++;
-	spin_unlock_irqrestore(&s->pkt_lock, flags);
+	raw_spin_unlock_irqrestore(&s->pkt_lock, flags);
 }
 
 /**
@@ -79,17 +96,18 @@ void fxt_packets_drop_control(struct fxt_session *s)
 	unsigned long flags;
 	unsigned int n;
 
-	spin_lock_irqsave(&s->pkt_lock, flags);
+	raw_spin_lock_irqsave(&s->pkt_lock, flags);
 	/* Turn the FIFO round once, putting back only the requests. */
 	for (n = kfifo_len(&s->pkts); n && kfifo_get(&s->pkts, &pkt); n--)
 		if (pkt.request == FXT_PKT_SAVE_BUFFER)
 			kfifo_put(&s->pkts, pkt);
 	s->pkt_drops++;
-	spin_unlock_irqrestore(&s->pkt_lock, flags);
+	raw_spin_unlock_irqrestore(&s->pkt_lock, flags);
 }
 
-void fxt_packet_post(struct fxt_session *s, u16 request, u16 cpu,
-		     u32 data32, u64 data64)
+/* Queue a packet; the caller wakes the readers. */
+static void fxt_packet_queue(struct fxt_session *s, u16 request, u16 cpu,
+			     u32 data32, u64 data64)
 {
 	struct fxt_packet pkt = {
 		.request = request,
@@ -100,12 +118,35 @@ void fxt_packet_post(struct fxt_session *s, u16 request, u16 cpu,
 	unsigned long flags;
 	bool queued;
 
-	spin_lock_irqsave(&s->pkt_lock, flags);
+	raw_spin_lock_irqsave(&s->pkt_lock, flags);
 	queued = kfifo_put(&s->pkts, pkt);
-	spin_unlock_irqrestore(&s->pkt_lock, flags);
+	raw_spin_unlock_irqrestore(&s->pkt_lock, flags);
 	/* Cannot fail (see the top of this file); a lost request stalls a CPU. */
 	WARN_ON_ONCE(!queued);
+}
+
+/* Post a packet from process context (control operations). */
+void fxt_packet_post(struct fxt_session *s, u16 request, u16 cpu,
+		     u32 data32, u64 data64)
+{
+	fxt_packet_queue(s, request, cpu, data32, data64);
 	wake_up_interruptible(&s->pkt_wait);
+}
+
+/*
+ * Post a packet from hard interrupt context (the save irq_work). On
+ * PREEMPT_RT the wait queue's spinlock_t must not be taken here: a work
+ * item on the unbound workqueue (queue_work() takes raw locks only) wakes
+ * the readers, on whichever CPU is online.
+ */
+void fxt_packet_post_hardirq(struct fxt_session *s, u16 request, u16 cpu,
+			     u32 data32, u64 data64)
+{
+	fxt_packet_queue(s, request, cpu, data32, data64);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		queue_work(system_unbound_wq, &s->pkt_wake_work);
+	else
+		wake_up_interruptible(&s->pkt_wait);
 }
 
 bool fxt_packets_pending(struct fxt_session *s)
@@ -155,21 +196,21 @@ static ssize_t fxt_packets_copy(struct fxt_session *s, char __user *buf,
 		unsigned int copied;
 		u32 resets, drops;
 
-		spin_lock_irqsave(&s->pkt_lock, flags);
+		raw_spin_lock_irqsave(&s->pkt_lock, flags);
 		n = kfifo_out_peek(&s->pkts, pkts, n);
 		resets = s->pkt_resets;
 		drops = s->pkt_drops;
-		spin_unlock_irqrestore(&s->pkt_lock, flags);
+		raw_spin_unlock_irqrestore(&s->pkt_lock, flags);
 		if (!n)
 			break;
 		left = copy_to_user(buf + done, pkts, n * sizeof(pkts[0]));
 		copied = n - DIV_ROUND_UP(left, sizeof(pkts[0]));
 
-		spin_lock_irqsave(&s->pkt_lock, flags);
+		raw_spin_lock_irqsave(&s->pkt_lock, flags);
 		if (s->pkt_resets == resets)
 			fxt_packets_consumed(s, pkts, copied,
 					     s->pkt_drops != drops);
-		spin_unlock_irqrestore(&s->pkt_lock, flags);
+		raw_spin_unlock_irqrestore(&s->pkt_lock, flags);
 		done += copied * sizeof(pkts[0]);
 		if (copied < n)
 			return done ? done : -EFAULT;

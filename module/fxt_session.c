@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/cpumask.h>
+#include <linux/nospec.h>
 #include "fxt.h"
 
 static const struct fxt_category fxt_known_categories[] = {
@@ -207,7 +208,11 @@ static int fxt_stats(struct fxt_session *s, struct fxt_cpu_stats *st)
 {
 	if (s->state == FXT_STATE_READY)
 		return -EBADFD;
-	if (st->cpu >= nr_cpu_ids || !cpu_possible(st->cpu))
+	if (st->cpu >= nr_cpu_ids)
+		return -EINVAL;
+	/* User space picks the index: no speculation past the bound. */
+	st->cpu = array_index_nospec(st->cpu, nr_cpu_ids);
+	if (!cpu_possible(st->cpu))
 		return -EINVAL;
 	fxt_cpu_stats(s, st);
 	return 0;
@@ -319,7 +324,7 @@ void fxt_session_release(struct fxt_session *s)
 int fxt_session_init(struct fxt_session *s)
 {
 	mutex_init(&s->lock);
-	spin_lock_init(&s->pkt_lock);
+	raw_spin_lock_init(&s->pkt_lock);
 	mutex_init(&s->pkt_read_lock);
 	init_waitqueue_head(&s->pkt_wait);
 	atomic_set(&s->map_count, 0);

@@ -328,8 +328,8 @@ static void one_op(uint64_t *s)
 	} else if (k < 430) {		/* unknown commands */
 		char buf[512] = { 0 };
 		unsigned long cmd = rnd(s) % 2 ?
-			_IOC(rnd(s) % 4, 'F', 9 + rnd(s) % 200, rnd(s) % 512) :
-			_IOC(rnd(s) % 4, 'F', 1 + rnd(s) % 8, 1 + rnd(s) % 511);
+			_IOC(rnd(s) % 4, FXT_IOC_MAGIC, 9 + rnd(s) % 200, rnd(s) % 512) :
+			_IOC(rnd(s) % 4, FXT_IOC_MAGIC, 1 + rnd(s) % 8, 1 + rnd(s) % 511);
 		bool known = cmd == FXT_IOC_INITIALIZE || cmd == FXT_IOC_START ||
 			cmd == FXT_IOC_STOP || cmd == FXT_IOC_TERMINATE ||
 			cmd == FXT_IOC_GET_STATE || cmd == FXT_IOC_GET_LAYOUT ||

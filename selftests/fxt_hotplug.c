@@ -10,18 +10,34 @@
  * are compared too.
  *
  * With 2 vCPUs CPU 1 toggles; scripts/vm-run --smp 4 toggles CPUs 1-3.
+ *
+ * Then offline.stop_while_cpu_offline: rounds of START, CPU 1 unplugged, STOP, on
+ * a session of its own with 4 KiB rolling buffers that a pipe ping-pong
+ * pinned to CPU 1 fills quickly (a reader thread answers every
+ * SAVE_BUFFER). A roll CPU 1 makes on its way down queues its save
+ * notification there; STOP must not wait for it until the CPU is back
+ * (it did on PREEMPT_RT, where a plain irq_work runs from a per-CPU
+ * thread that is parked before the CPU dies: Documentation/buffers.rst).
+ *
  * Environment: FXT_HOTPLUG_DELAY_MS (pause after each toggle, default 30),
  * FXT_PINGPONG_N (default here 50000), FXT_COLLECT_ARGS (default
- * "-c sched"), and the knobs of lib/pingpong.h.
+ * "-c sched"), FXT_HOTPLUG_STOP_ROUNDS (default 50), and the knobs of
+ * lib/pingpong.h.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <linux/fxt.h>
 
 #include "ft_util.h"
 #include "pingpong.h"
@@ -144,6 +160,165 @@ TEST(switches_equal_oracle_every_cpu)
 			TH_LOG("cpu %d (toggled)", cpu);
 	}
 	EXPECT_EQ(R.or_switches_total, arc_sum(&R.arc, switches));
+}
+
+/* stop_while_cpu_offline: the session, its reader, and the STOP call. */
+static int so_fd = -1;
+static volatile int so_quit, so_stopped;
+static volatile long so_saves;
+
+/* Answer every SAVE_BUFFER, so that the CPUs keep rolling. */
+static void *so_reader(void *arg)
+{
+	struct fxt_packet p[32];
+	struct pollfd pfd = { .fd = so_fd, .events = POLLIN };
+
+	(void)arg;
+	while (!so_quit) {
+		ssize_t n;
+
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		n = read(so_fd, p, sizeof(p));
+		for (ssize_t i = 0; i < n / (ssize_t)sizeof(p[0]); i++) {
+			if (p[i].request != FXT_PKT_SAVE_BUFFER)
+				continue;
+			p[i].request = FXT_PKT_BUFFER_SAVED;
+			/* A request of an earlier round is refused: fine. */
+			if (write(so_fd, &p[i], sizeof(p[i])) == sizeof(p[i]))
+				so_saves++;
+		}
+	}
+	return NULL;
+}
+
+static void *so_stop(void *arg)
+{
+	struct fxt_stop_options o = { 0 };
+
+	(void)arg;
+	if (!ioctl(so_fd, FXT_IOC_STOP, &o))
+		so_stopped = 1;
+	else
+		so_stopped = -errno;
+	return NULL;
+}
+
+static void pin_to(pid_t pid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(pid, sizeof(set), &set);
+}
+
+/* Wait up to ms for the STOP thread. Return: its result, 0 if still in STOP. */
+static int so_wait_stop(int ms)
+{
+	for (int t = 0; t < ms / 10 && !so_stopped; t++)
+		usleep(10000);
+	return so_stopped;
+}
+
+/* A fixture only for the timeout: the rounds can outlast the default 30 s. */
+FIXTURE(offline) {
+	int unused;
+};
+
+FIXTURE_SETUP(offline)
+{
+	self->unused = 0;
+}
+
+FIXTURE_TEARDOWN(offline)
+{
+}
+
+TEST_F_TIMEOUT(offline, stop_while_cpu_offline, 180)
+{
+	struct fxt_config c = {
+		.buffer_size = 64u << 10, .mode = FXT_MODE_STREAMING,
+		/* all but two 4 KiB rolling buffers: a roll every few ms */
+		.durable_size = (60u << 10) - 8192,
+	};
+	struct fxt_start_options o = { .disposition = FXT_START_CLEAR_ENTIRE };
+	long rounds = col_env_ulong("FXT_HOTPLUG_STOP_ROUNDS", 50), done = 0;
+	int pp[2][2], stuck_round = -1, stop_err = 0;
+	pid_t kids[2] = { -1, -1 };
+	pthread_t reader;
+	char b = 0;
+
+	ASSERT_LT(1, ncpus) TH_LOG("one CPU: nothing to unplug (vm-run --smp >= 2)");
+	so_fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, so_fd) TH_LOG("open: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(so_fd, FXT_IOC_INITIALIZE, &c)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, pipe(pp[0]));
+	ASSERT_EQ(0, pipe(pp[1]));
+	for (int k = 0; k < 2; k++) {
+		kids[k] = fork();
+		if (kids[k] == 0) {
+			for (;;) {
+				if (k == 0 && (write(pp[0][1], &b, 1) != 1 ||
+					       read(pp[1][0], &b, 1) != 1))
+					_exit(1);
+				if (k == 1 && (read(pp[0][0], &b, 1) != 1 ||
+					       write(pp[1][1], &b, 1) != 1))
+					_exit(1);
+			}
+		}
+	}
+	ASSERT_EQ(0, pthread_create(&reader, NULL, so_reader, NULL));
+	srand(getpid());
+	for (done = 0; done < rounds; done++) {
+		pthread_t st;
+
+		if (ioctl(so_fd, FXT_IOC_START, &o)) {
+			stop_err = -errno;
+			break;
+		}
+		set_online(1, 1);
+		pin_to(kids[0], 1);
+		pin_to(kids[1], 1);
+		usleep(20000 + rand() % 30000);
+		set_online(1, 0);
+		so_stopped = 0;
+		if (pthread_create(&st, NULL, so_stop, NULL)) {
+			stop_err = -EAGAIN;
+			break;
+		}
+		if (!so_wait_stop(3000)) {
+			/* Still in STOP with CPU 1 offline: bring it back. */
+			stuck_round = done;
+			set_online(1, 1);
+			so_wait_stop(10000);
+		}
+		pthread_join(st, NULL);
+		if (so_stopped < 0 || stuck_round >= 0) {
+			stop_err = so_stopped < 0 ? so_stopped : 0;
+			break;
+		}
+	}
+	set_online(1, 1);
+	so_quit = 1;
+	pthread_join(reader, NULL);
+	for (int k = 0; k < 2; k++) {
+		if (kids[k] > 0) {
+			kill(kids[k], SIGKILL);
+			waitpid(kids[k], NULL, 0);
+		}
+	}
+	close(so_fd);
+	printf("# stop_while_cpu_offline: %ld of %ld rounds, %ld saves answered\n",
+	       done, rounds, (long)so_saves);
+	fflush(stdout);
+	EXPECT_EQ(-1, stuck_round)
+		TH_LOG("round %d: STOP still waiting 3 s after CPU 1 went offline (it returned once the CPU was back: %s)",
+		       stuck_round, so_stopped > 0 ? "yes" : "no");
+	EXPECT_EQ(0, stop_err) TH_LOG("START/STOP: %s", strerror(-stop_err));
+	EXPECT_EQ(rounds, done);
+	EXPECT_LT(0, so_saves) TH_LOG("CPU 1 never rolled: the test tested nothing");
+	EXPECT_TRUE(is_online(1));
 }
 
 int main(int argc, char **argv)

@@ -293,27 +293,66 @@ TEST_F(dev, start_bad_options)
 
 TEST_F(dev, stats_bad_cpus)
 {
-	static const __u32 cpus[] = { 256, 4096, 0x7fffffffu, 0x80000000u, ~0u };
+	__u32 cpus[] = { 0 /* nr_cpus */, 256, 4096, 0x7fffffffu, 0x80000000u,
+			 ~0u };
+	struct fxt_layout l;
 
 	ASSERT_EQ(0, init_cfg(self->fd, GOOD_SIZE, FXT_MODE_CIRCULAR, 0, 0));
+	ASSERT_EQ(0, xioctl(self->fd, FXT_IOC_GET_LAYOUT, &l));
+	cpus[0] = l.nr_cpus;	/* the first index past the array */
 	for (size_t i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++) {
 		struct fxt_cpu_stats st = { .cpu = cpus[i] };
 
 		EXPECT_REFUSED(EINVAL, xioctl(self->fd, FXT_IOC_GET_STATS, &st),
 			       "GET_STATS of an impossible cpu");
 	}
+	/* The last CPU slot is still answered. */
+	{
+		struct fxt_cpu_stats st = { .cpu = l.nr_cpus - 1 };
+
+		EXPECT_EQ(0, xioctl(self->fd, FXT_IOC_GET_STATS, &st));
+		EXPECT_EQ(l.nr_cpus - 1, st.cpu);
+	}
+}
+
+/* BUFFER_SAVED naming a CPU past the array: refused, nothing consumed. */
+TEST_F(dev, buffer_saved_bad_cpus)
+{
+	__u16 cpus[] = { 0 /* nr_cpus */, 256, 4096, 0x7fff, 0x8000, 0xffff };
+	struct fxt_layout l;
+
+	ASSERT_EQ(0, init_cfg(self->fd, GOOD_SIZE, FXT_MODE_STREAMING, 0, 0));
+	ASSERT_EQ(0, xioctl(self->fd, FXT_IOC_GET_LAYOUT, &l));
+	ASSERT_EQ(0, start_opt(self->fd, FXT_START_CLEAR_ENTIRE, 0));
+	cpus[0] = l.nr_cpus;
+	for (size_t i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++) {
+		struct fxt_packet p = {
+			.request = FXT_PKT_BUFFER_SAVED, .cpu = cpus[i],
+		};
+
+		EXPECT_REFUSED(EINVAL, write(self->fd, &p, sizeof(p)) < 0 ?
+				       -errno : 0,
+			       "BUFFER_SAVED of an impossible cpu");
+	}
+	ASSERT_EQ(0, stop_opt(self->fd, 0));
 }
 
 /* Unknown ioctl numbers: other magics, other numbers, wrong sizes. */
 TEST_F(dev, unknown_ioctls)
 {
-	char buf[256] = { 0 };
+	char buf[1024] = { 0 };	/* room for any of them, were one accepted */
 	static const unsigned long cmds[] = {
-		_IO('F', 0), _IO('F', 9), _IO('F', 255), _IO('G', 1),
-		_IOW('F', 1, __u32),		/* INITIALIZE with another size */
-		_IOR('F', 5, __u64),		/* GET_STATE with another size */
-		_IOWR('F', 6, struct fxt_layout),	/* other direction */
-		_IOW('F', 2, char[200]),
+		_IO(FXT_IOC_MAGIC, 0), _IO(FXT_IOC_MAGIC, 9),
+		_IO(FXT_IOC_MAGIC, 255), _IO('G', 1),
+		_IOW(FXT_IOC_MAGIC, 1, __u32),	/* INITIALIZE with another size */
+		_IOR(FXT_IOC_MAGIC, 5, __u64),	/* GET_STATE with another size */
+		_IOWR(FXT_IOC_MAGIC, 6, struct fxt_layout), /* other direction */
+		_IOW(FXT_IOC_MAGIC, 2, char[200]),
+		/* ABI version 1's numbers, under the old magic 'F' */
+		_IOW('F', 1, struct fxt_config), _IOW('F', 2, struct fxt_start_options),
+		_IO('F', 4), _IOR('F', 5, __u32), _IOR('F', 6, struct fxt_layout),
+		_IOWR('F', 7, struct fxt_cpu_stats),
+		_IOR('F', 8, struct fxt_categories),
 	};
 
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)

@@ -13,6 +13,10 @@
  *     (>= 0xffff800000000000). No fxt record has a field whose high bits
  *     may legitimately be set (koids are < 2^32, timestamps are boot-time
  *     ns, refs and sizes are small), and no pointer-typed argument.
+ * (c) A fork() does not hand the mapped buffers to the child (VM_DONTCOPY;
+ *     fxt-collect forks the traced command after mapping): the child's read
+ *     at the address the parent mapped them at dies of SIGSEGV, while the
+ *     parent still reads them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -279,6 +283,43 @@ TEST(no_kernel_addresses_in_mapping)
 				 (unsigned long long)first,
 				 (unsigned long long)first_off);
 	munmap((void *)m, l.map_size);
+	close(fd);
+}
+
+/* (c) The mapping is not inherited: the child faults where the parent reads. */
+TEST(mapping_not_inherited_by_fork)
+{
+	struct fxt_config c = { .buffer_size = 256u << 10, .mode = FXT_MODE_ONESHOT };
+	struct fxt_layout l;
+	const volatile uint32_t *m;
+	int fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	int status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, FXT_IOC_INITIALIZE, &c));
+	ASSERT_EQ(0, ioctl(fd, FXT_IOC_GET_LAYOUT, &l));
+	m = mmap(NULL, l.map_size, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, m);
+	ASSERT_EQ(FXT_BUFFER_MAGIC, m[0]);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGSEGV, SIG_DFL);
+		/* 0: the header read through an inherited mapping. */
+		_exit(m[0] == FXT_BUFFER_MAGIC ? 0 : 1);
+	}
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV)
+		TH_LOG("child: %s %d; want killed by SIGSEGV",
+		       WIFEXITED(status) ? "exited with" : "killed by signal",
+		       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	/* The parent's mapping is untouched by the fork. */
+	EXPECT_EQ(FXT_BUFFER_MAGIC, m[0]);
+	munmap((void *)m, l.map_size);
+	/* The child held no mapping: nothing keeps the buffers in use. */
+	EXPECT_EQ(0, ioctl(fd, FXT_IOC_TERMINATE));
 	close(fd);
 }
 

@@ -186,6 +186,13 @@ static uint32_t parse_mode(const char *s)
 	return 0;
 }
 
+/*
+ * ENOTTY from a known ioctl: the module is of another ABI version, whose
+ * ioctl numbers differ (version 1 used the magic 'F').
+ */
+#define ABI_MISMATCH_HINT \
+	" (fxt.ko and fxt-collect are of different ABI versions: build and install them together)"
+
 /* Category names are the module's own (FXT_IOC_GET_CATEGORIES). */
 static uint32_t parse_categories(int fd, const char *list)
 {
@@ -194,7 +201,8 @@ static uint32_t parse_categories(int fd, const char *list)
 	uint32_t bits = 0;
 
 	if (ioctl(fd, FXT_IOC_GET_CATEGORIES, &cats))
-		die("cannot list categories: %s", strerror(errno));
+		die("cannot list categories: %s%s", strerror(errno),
+		    errno == ENOTTY ? ABI_MISMATCH_HINT : "");
 	copy = strdup(list);
 	if (!copy)
 		die("out of memory");
@@ -724,9 +732,13 @@ int main(int argc, char **argv)
 	if (ioctl(c.fd, FXT_IOC_INITIALIZE, &cfg))
 		die("initialize (buffer %" PRIu64 " bytes per CPU): %s%s",
 		    c.buffer_size, strerror(errno),
-		    errno == EINVAL ? " (size: 64K..1G, a multiple of the page size)" : "");
+		    errno == EINVAL ? " (size: 64K..1G, a multiple of the page size)" :
+		    errno == ENOTTY ? ABI_MISMATCH_HINT : "");
 	if (ioctl(c.fd, FXT_IOC_GET_LAYOUT, &c.layout))
 		die("layout: %s", strerror(errno));
+	if (c.layout.abi_version != FXT_ABI_VERSION)
+		die("the module speaks ABI version %u, fxt-collect %u%s",
+		    c.layout.abi_version, FXT_ABI_VERSION, ABI_MISMATCH_HINT);
 	c.map = mmap(NULL, c.layout.map_size, PROT_READ, MAP_SHARED, c.fd, 0);
 	if (c.map == MAP_FAILED)
 		die("mapping %" PRIu64 " bytes of buffers: %s",

@@ -21,7 +21,12 @@
 #include <linux/ioctl.h>
 
 #define FXT_DEVICE_PATH		"/dev/fxt"
-#define FXT_ABI_VERSION		1
+/*
+ * Bumped on every incompatible change. 2: the ioctl magic moved from 'F'
+ * (linux/fb.h's) to 'Y'; a module and tools of different versions refuse
+ * each other (ENOTTY, or a version check of fxt_layout.abi_version).
+ */
+#define FXT_ABI_VERSION		2
 /* Version of the packet protocol, sent in the STARTED packet's data32. */
 #define FXT_FIFO_PROTOCOL_VERSION	1
 
@@ -124,7 +129,8 @@ struct fxt_categories {
 	struct fxt_category cat[FXT_MAX_CATEGORIES];
 };
 
-#define FXT_IOC_MAGIC	'F'
+/* 'Y': free in the kernel's Documentation/userspace-api/ioctl/ioctl-number.rst */
+#define FXT_IOC_MAGIC	'Y'
 #define FXT_IOC_INITIALIZE	_IOW(FXT_IOC_MAGIC, 1, struct fxt_config)
 #define FXT_IOC_START		_IOW(FXT_IOC_MAGIC, 2, struct fxt_start_options)
 #define FXT_IOC_STOP		_IOW(FXT_IOC_MAGIC, 3, struct fxt_stop_options)
