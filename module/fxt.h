@@ -209,6 +209,9 @@ void fxt_rolling_commit(struct fxt_cpu *c, unsigned int len,
 #define FXT_IN_DURABLE	(-1)
 u64 *fxt_durable_reserve(struct fxt_cpu *c, unsigned int len, int *where);
 u32 fxt_rolling_gen(struct fxt_cpu *c);
+void fxt_rolling_make_room(struct fxt_cpu *c, unsigned int len);
+/* Two tasks' thread and process records and the record itself, at most. */
+#define FXT_NAMED_RECORD_MAX	512
 void fxt_durable_commit(struct fxt_cpu *c, unsigned int len, int where);
 int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt);
 void fxt_buffers_sync_notifications(struct fxt_session *s);

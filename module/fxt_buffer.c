@@ -280,6 +280,23 @@ static u64 *__fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len,
 }
 
 /**
+ * fxt_rolling_make_room() - circular mode: roll now unless @len bytes fit
+ * @c: this CPU's state; preemption disabled
+ * @len: bytes about to be written in a row
+ *
+ * A record and the names written just before it (fxt_names.c) then land in
+ * the same buffer, as long as no nested writer fills it meanwhile: the
+ * tail left unused is at most @len, and the data end says where it starts.
+ */
+void fxt_rolling_make_room(struct fxt_cpu *c, unsigned int len)
+{
+	long old = local_read(FXT_LOCAL(c->hdr->rolling_current));
+
+	if ((old & FXT_ROLLING_OFFSET_MASK) + len > c->rolling_size)
+		fxt_rolling_switch(c, old);
+}
+
+/**
  * fxt_rolling_gen() - the rolling buffer generation being written now
  * @c: the CPU
  *

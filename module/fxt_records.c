@@ -212,6 +212,7 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 	u64 ts, *p;
 
 	if (window) {
+		fxt_rolling_make_room(c, FXT_NAMED_RECORD_MAX);
 		gen = fxt_rolling_gen(c);
 		fxt_name_in_window(c, prev);
 		fxt_name_in_window(c, next);
@@ -299,6 +300,7 @@ void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued)
 
 	waker = by_irq ? FXT_KOID_IRQ_THREAD(c->cpu) : current->pid;
 	if (c->hdr->mode == FXT_MODE_CIRCULAR) {
+		fxt_rolling_make_room(c, FXT_NAMED_RECORD_MAX);
 		fxt_name_in_window(c, p);
 		if (!by_irq)
 			fxt_name_in_window(c, current);

@@ -601,10 +601,20 @@ static int dev_close(struct dev *d)
 /*
  * Write the mapped buffers (after a stop) as an archive, the way the
  * collector's final save does: per CPU, provider info, durable data, older
- * rolling buffer (circular, wrapped), current one.
+ * rolling buffer (circular, wrapped), current one; then, as the collector
+ * does, the trailer that restates each koid's newest name (lib/newest.c).
  */
+static int dev_save_chunk(struct fxt_writer *w, struct fxt_newest *names,
+			  unsigned int cpu, const uint8_t *data, uint64_t len)
+{
+	if (names)
+		fxt_newest_feed(names, cpu, data, len);
+	return fxt_write_raw(w, data, len);
+}
+
 static int dev_save(struct dev *d, const char *path)
 {
+	struct fxt_newest *names;
 	struct fxt_writer w;
 	int fd, err;
 
@@ -616,6 +626,7 @@ static int dev_save(struct dev *d, const char *path)
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
+	names = fxt_newest_new(1u << 20);	/* NULL: no trailer */
 	err = fxt_writer_init(&w, fd);
 	if (!err)
 		err = fxt_write_magic(&w);
@@ -641,16 +652,19 @@ static int dev_save(struct dev *d, const char *path)
 		if (dur > h->durable_size)
 			dur = h->durable_size;
 		if (!err && dur)
-			err = fxt_write_raw(&w, base + h->durable_offset, dur);
+			err = dev_save_chunk(&w, names, c, base + h->durable_offset, dur);
 		if (!err && h->mode == FXT_MODE_CIRCULAR && wrapped &&
 		    h->rolling_data_end[b ^ 1])
-			err = fxt_write_raw(&w, base + h->rolling_offset[b ^ 1],
-					    h->rolling_data_end[b ^ 1]);
+			err = dev_save_chunk(&w, names, c, base + h->rolling_offset[b ^ 1],
+					     h->rolling_data_end[b ^ 1]);
 		if (off > h->rolling_size)
 			off = h->rolling_size;
 		if (!err && off)
-			err = fxt_write_raw(&w, base + h->rolling_offset[b], off);
+			err = dev_save_chunk(&w, names, c, base + h->rolling_offset[b], off);
 	}
+	if (!err && names)
+		err = fxt_newest_write_trailer(names, &w) < 0 ? -EIO : 0;
+	fxt_newest_free(names);
 	if (!err)
 		err = fxt_writer_flush(&w);
 	fxt_writer_destroy(&w);
@@ -1780,8 +1794,55 @@ TEST(start_additional_categories_add_records)
 		TH_LOG("sched only, yet interrupts were recorded");
 }
 
+/* ------------------------------------------------------------------ */
+/* Out of thread indices: 255 per CPU, then threads go inline.          */
+
+static struct crun IDX;
+
+static void run_index_exhaustion(void)
+{
+	const char *extra[] = { "-b", "2M", "-c", "sched", NULL };
+	pid_t pid;
+	int err;
+
+	crun_paths(&IDX, "modes-indices");
+	pid = fm_collect_start(IDX.archive, "streaming", extra, IDX.log, IDX.why,
+			       sizeof(IDX.why));
+	if (pid < 0)
+		return;
+	/* 400 threads on one CPU, each switching often enough for an index. */
+	err = fm_sleepers(400, 12, 200000, CPUS, 1);
+	if (err)
+		printf("# indices: sleepers: %s\n", strerror(-err));
+	crun_finish(&IDX, pid, NULL, 0);
+	crun_print("thread indices", &IDX);
+	printf("# thread indices: cpu%d defines %u\n", CPUS[0],
+	       IDX.scan.prov[CPUS[0]].thread_indices);
+}
+
+/*
+ * Documentation/records.rst: each CPU's thread table has 255 entries; once
+ * they are taken, threads are written inline, and no index ever names
+ * another thread.
+ */
+TEST(thread_indices_run_out_cleanly)
+{
+	const struct fm_prov *p;
+
+	NEED(IDX);
+	ASSERT_TRUE(IDX.scanned);
+	p = &IDX.scan.prov[CPUS[0]];
+	EXPECT_EQ(255, p->thread_indices)
+		TH_LOG("cpu %d: %u indices defined, 400 busy threads", CPUS[0],
+		       p->thread_indices);
+	EXPECT_EQ(0, p->thread_reassigned);
+	EXPECT_EQ(0, p->undefined_refs);
+	EXPECT_EXIT0(IDX.dump_status, "fxt-dump --check");
+}
+
 static void scenarios_ran_devs(struct __test_metadata *_metadata)
 {
+	expect_ran(_metadata, "thread indices", IDX.ran, IDX.failed, IDX.why);
 	expect_ran(_metadata, "oneshot full", OSF.ran, OSF.failed, OSF.why);
 	expect_ran(_metadata, "additional categories", ADDCAT.ran, ADDCAT.failed,
 		   ADDCAT.why);
@@ -1853,6 +1914,7 @@ int main(int argc, char **argv)
 			printf("# nondurable spill: %s\n", NDSPILL.why);
 		run_oneshot_full();
 		run_additional_categories();
+		run_index_exhaustion();
 		run_nesting();
 		run_hook_cycles();
 	}

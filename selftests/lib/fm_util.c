@@ -306,6 +306,9 @@ int fm_scan(const char *path, const uint64_t *tids, int ntids,
 	}
 	s->records = fxt_reader_records(r);
 	s->read_error = ret < 0;
+	for (int c = 0; c < FM_MAX_CPUS; c++)
+		for (int ix = 0; ix < 256; ix++)
+			s->prov[c].thread_indices += w->thread_set[c][ix];
 	fxt_reader_close(r);
 	free(w);
 	return 0;

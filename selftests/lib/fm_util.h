@@ -55,6 +55,7 @@ struct fm_prov {
 	uint64_t other_thread_irq;	/* irq/softirq events not on the pseudo-thread */
 	uint64_t mismatch_shown;
 	uint64_t thread_reassigned;	/* thread index redefined to another koid */
+	unsigned int thread_indices;	/* distinct thread indices defined */
 	uint64_t string_reassigned;	/* string index redefined to other text */
 };
 
