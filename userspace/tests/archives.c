@@ -41,6 +41,16 @@ static void prelude(struct fxt_writer *w)
 /* ------------------------------------------------------------------ */
 /* Golden archives.                                                     */
 
+/* What fxt-collect writes first for two CPUs: magic, then each provider. */
+static void prelude_two_cpus(struct fxt_writer *w)
+{
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_init(w, NS);
+	fxt_write_provider_info(w, 1, "cpu1");
+	fxt_write_init(w, NS);
+}
+
 /*
  * Two CPUs as fxt-collect writes them: per-CPU providers, the irq
  * pseudo-threads, names, switches inline then indexed, wakeups from a task
@@ -50,11 +60,7 @@ static void build_basic(struct fxt_writer *w)
 {
 	struct fxt_arg a;
 
-	fxt_write_magic(w);
-	fxt_write_provider_info(w, 0, "cpu0");
-	fxt_write_init(w, NS);
-	fxt_write_provider_info(w, 1, "cpu1");
-	fxt_write_init(w, NS);
+	prelude_two_cpus(w);
 
 	/* CPU 0: durable data. */
 	fxt_write_provider_section(w, 0);
@@ -240,11 +246,7 @@ static void build_ticks(struct fxt_writer *w)
  */
 static void build_cross_cpu(struct fxt_writer *w)
 {
-	fxt_write_magic(w);
-	fxt_write_provider_info(w, 0, "cpu0");
-	fxt_write_init(w, NS);
-	fxt_write_provider_info(w, 1, "cpu1");
-	fxt_write_init(w, NS);
+	prelude_two_cpus(w);
 	fxt_write_provider_section(w, 0);
 	fxt_write_process(w, 7, "app");
 	fxt_write_thread_kobj(w, 7, "app", 7);
@@ -364,11 +366,7 @@ static void names_thread(struct fxt_writer *w, uint64_t koid, const char *name,
  */
 static void build_names(struct fxt_writer *w)
 {
-	fxt_write_magic(w);
-	fxt_write_provider_info(w, 0, "cpu0");
-	fxt_write_init(w, NS);
-	fxt_write_provider_info(w, 1, "cpu1");
-	fxt_write_init(w, NS);
+	prelude_two_cpus(w);
 	fxt_write_provider_section(w, 0);
 	fxt_write_string(w, 1, "process", 7);
 	fxt_write_string(w, 2, "named_at", 8);
@@ -407,11 +405,7 @@ static void build_names(struct fxt_writer *w)
  */
 static void build_lost_switch(struct fxt_writer *w)
 {
-	fxt_write_magic(w);
-	fxt_write_provider_info(w, 0, "cpu0");
-	fxt_write_init(w, NS);
-	fxt_write_provider_info(w, 1, "cpu1");
-	fxt_write_init(w, NS);
+	prelude_two_cpus(w);
 	fxt_write_provider_section(w, 0);
 	fxt_write_process(w, 7, "app");
 	fxt_write_thread_kobj(w, 7, "app", 7);
