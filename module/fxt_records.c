@@ -124,7 +124,7 @@ bool fxt_write_thread(struct fxt_cpu *c, u8 index, u64 pid, u64 tid)
 /*
  * Where a kernel object record goes: the durable buffer, or with @rolling
  * (circular mode's names, fxt_names.c) the rolling data, next to the
- * records that need the name. @where is for fxt_durable_commit().
+ * records that need the name. @where is for fxt_kobj_commit().
  */
 static u64 *fxt_kobj_reserve(struct fxt_cpu *c, unsigned int len, bool rolling,
 			     int *where)
