@@ -116,7 +116,20 @@ static void put_koid_name(struct outbuf *o, struct fxt_reader *r, uint64_t koid)
 	}
 }
 
-static void put_thread(struct outbuf *o, struct fxt_reader *r, struct fxt_thread t)
+/* The name thread tid had at ns (a reused tid: the earlier thread's). */
+static void put_thread_name(struct outbuf *o, struct fxt_reader *r, uint64_t tid,
+			    uint64_t ns)
+{
+	const struct fxt_kobj_info *k = fxt_reader_thread_at(r, tid, ns);
+
+	if (k && k->name_len) {
+		ob_putc(o, ' ');
+		ob_quoted(o, k->name, k->name_len);
+	}
+}
+
+static void put_thread(struct outbuf *o, struct fxt_reader *r, struct fxt_thread t,
+		       uint64_t ns)
 {
 	if (!t.defined) {
 		ob_printf(o, "{ref=%u undefined}", t.ref);
@@ -126,7 +139,7 @@ static void put_thread(struct outbuf *o, struct fxt_reader *r, struct fxt_thread
 	ob_u64(o, t.tid);
 	OB_LIT(o, " pid=");
 	ob_u64(o, t.pid);
-	put_koid_name(o, r, t.tid);
+	put_thread_name(o, r, t.tid, ns);
 	if (t.ref) {
 		OB_LIT(o, " ref=");
 		ob_u64(o, t.ref);
@@ -243,7 +256,7 @@ static void dump_record(struct outbuf *o, struct fxt_reader *r, const struct fxt
 	case FXT_REC_EVENT:
 		ob_printf(o, "event %s ts=%llu thread=", fxt_event_type_name(rec->subtype),
 			  (unsigned long long)rec->ts);
-		put_thread(o, r, rec->u.event.thread);
+		put_thread(o, r, rec->u.event.thread, rec->ts_ns);
 		OB_LIT(o, " category=");
 		put_str(o, rec->u.event.category);
 		OB_LIT(o, " name=");
@@ -297,26 +310,26 @@ static void dump_record(struct outbuf *o, struct fxt_reader *r, const struct fxt
 			ob_printf(o, "wakeup cpu=%u ts=%llu tid=%llu", rec->u.wakeup.cpu,
 				  (unsigned long long)rec->ts,
 				  (unsigned long long)rec->u.wakeup.tid);
-			put_koid_name(o, r, rec->u.wakeup.tid);
+			put_thread_name(o, r, rec->u.wakeup.tid, rec->ts_ns);
 			put_args(o, r, rec);
 			break;
 		}
 		ob_printf(o, "%s cpu=%u ts=%llu out=",
 			  rec->subtype == FXT_SCHED_CONTEXT_SWITCH ? "switch" : "switch_v2",
 			  rec->u.sw.cpu, (unsigned long long)rec->ts);
-		put_thread(o, r, rec->u.sw.out);
+		put_thread(o, r, rec->u.sw.out, rec->ts_ns);
 		ob_printf(o, " state=%s", fxt_thread_state_name(rec->u.sw.out_state));
 		if (rec->subtype == FXT_SCHED_CONTEXT_SWITCH)
 			ob_printf(o, " prio=%u", rec->u.sw.out_prio);
 		OB_LIT(o, " in=");
-		put_thread(o, r, rec->u.sw.in);
+		put_thread(o, r, rec->u.sw.in, rec->ts_ns);
 		if (rec->subtype == FXT_SCHED_CONTEXT_SWITCH)
 			ob_printf(o, " prio=%u", rec->u.sw.in_prio);
 		put_args(o, r, rec);
 		break;
 	case FXT_REC_LOG:
 		ob_printf(o, "log ts=%llu thread=", (unsigned long long)rec->ts);
-		put_thread(o, r, rec->u.log.thread);
+		put_thread(o, r, rec->u.log.thread, rec->ts_ns);
 		OB_LIT(o, " msg=");
 		ob_quoted(o, rec->u.log.msg.data, rec->u.log.msg.len);
 		break;
@@ -327,7 +340,7 @@ static void dump_record(struct outbuf *o, struct fxt_reader *r, const struct fxt
 		put_str(o, rec->u.lblob.name);
 		if (rec->u.lblob.format == FXT_LARGE_BLOB_WITH_METADATA) {
 			ob_printf(o, " ts=%llu thread=", (unsigned long long)rec->ts);
-			put_thread(o, r, rec->u.lblob.thread);
+			put_thread(o, r, rec->u.lblob.thread, rec->ts_ns);
 			put_args(o, r, rec);
 		}
 		ob_printf(o, " size=%llu", (unsigned long long)rec->u.lblob.size);

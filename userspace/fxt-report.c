@@ -52,7 +52,8 @@ static const char usage[] =
 "Threads: RUN time on CPU, SWITCHES (times switched in), PREEMPT (switched\n"
 "out still runnable), RUNNABLE (time preempted-but-runnable until it ran\n"
 "again), WAKEUPS, and DELAY: from a wakeup record to the next switch in,\n"
-"as average, p50, p90, p99 and maximum (percentiles within 3%).\n"
+"as average, p50, p90, p99 and maximum (percentiles within 3%). A tid\n"
+"reused by a later thread has a row per thread, each with its own name.\n"
 "CPUs: time observed from the CPU's first context switch, BUSY and IDLE\n"
 "(idle = thread koid 0), IRQ and SOFTIRQ time, switches, dropped records.\n"
 "Interrupts: per handler name, exclusive of nested interrupts.\n"
@@ -421,8 +422,8 @@ static inline uint64_t only_if(bool cond, uint64_t v)
 /* The state a thread switched out in (FXT_THREAD_*) leaves it in. */
 static const uint8_t out_states[16] = {
 	T_PREEMPTED, T_PREEMPTED,		/* new (preempted), running */
-	T_SLEEPING, T_SLEEPING, T_SLEEPING,	/* suspended, blocked, dying */
-	T_DEAD,
+	T_SLEEPING, T_SLEEPING,			/* suspended, blocked */
+	T_DEAD, T_DEAD,				/* dying (a zombie), dead */
 	T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING,	/* undefined */
 	T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING,
 };
@@ -572,8 +573,37 @@ static void on_irq(struct report *rp, struct cstat *c, const struct ev *e)
 	}
 }
 
+static inline bool exited(const struct report *rp, uint32_t idx)
+{
+	return idx != NO_THREAD && rp->threads[idx].state == T_DEAD;
+}
+
+/*
+ * The state of the thread tid names now, given the index resolve() found:
+ * a thread that exited is not referred to again, so a record that does
+ * refers to a later thread its tid was reused for (a row of its own).
+ */
+static uint32_t live_index(struct report *rp, uint32_t idx, uint64_t tid)
+{
+	if (!exited(rp, idx))
+		return idx;
+	idx = thread_index(rp, tid);	/* an earlier record may have renewed it */
+	if (rp->threads[idx].state != T_DEAD)
+		return idx;
+	return thread_new(rp, tid);
+}
+
 static inline void apply(struct report *rp, const struct ev *e)
 {
+	struct ev renewed;
+
+	if ((e->kind == EV_SWITCH || e->kind == EV_WAKEUP) &&
+	    __builtin_expect(exited(rp, e->out_idx) || exited(rp, e->in_idx), 0)) {
+		renewed = *e;
+		renewed.out_idx = live_index(rp, e->out_idx, e->out_tid);
+		renewed.in_idx = live_index(rp, e->in_idx, e->in_tid);
+		e = &renewed;
+	}
 	switch (e->kind) {
 	case EV_SWITCH:
 		on_switch(rp, e);
@@ -1227,9 +1257,15 @@ static const char *const sort_names[] = {
 static enum sort_key sort_by;
 static struct report *sort_rp;
 
-static const char *comm_of(const struct report *rp, uint64_t tid)
+/*
+ * A thread's name: a thread that exited, the name it had when it did (its
+ * tid may be some later thread's); else its newest.
+ */
+static const char *comm_of(const struct report *rp, const struct tstat *t)
 {
-	const struct fxt_kobj_info *k = fxt_merge_kobj(rp->m, tid);
+	uint64_t tid = rp->tids[t - rp->threads];
+	uint64_t at = t->state == T_DEAD ? t->since : UINT64_MAX;
+	const struct fxt_kobj_info *k = fxt_merge_thread_at(rp->m, tid, at);
 
 	return k && k->name_len ? k->name : "";
 }
@@ -1293,7 +1329,7 @@ static int cmp_threads(const void *a, const void *b)
 	int c;
 
 	if (sort_by == K_COMM) {
-		c = strcmp(comm_of(sort_rp, tid_of(x)), comm_of(sort_rp, tid_of(y)));
+		c = strcmp(comm_of(sort_rp, x), comm_of(sort_rp, y));
 		if (c)
 			return c;
 	}
@@ -1427,7 +1463,7 @@ static void print_report(struct report *rp, struct outbuf *o, const char *path,
 
 			ob_printf(o, "%8llu %8llu %-16s ", (unsigned long long)tid_of(t),
 				  (unsigned long long)t->pid,
-				  printable(comm_of(rp, tid_of(t)), buf, sizeof(buf), 16));
+				  printable(comm_of(rp, t), buf, sizeof(buf), 16));
 			put_ms(o, t->run_ns, 11);
 			ob_printf(o, " %8llu %7llu ", (unsigned long long)t->switches,
 				  (unsigned long long)t->preempts);
@@ -1505,7 +1541,7 @@ static void print_report(struct report *rp, struct outbuf *o, const char *path,
 
 			ob_printf(o, "threads,%llu,%llu,", (unsigned long long)tid_of(t),
 				  (unsigned long long)t->pid);
-			csv_str(o, comm_of(rp, tid_of(t)));
+			csv_str(o, comm_of(rp, t));
 			ob_printf(o, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 				  (unsigned long long)t->run_ns, (unsigned long long)t->switches,
 				  (unsigned long long)t->preempts, (unsigned long long)t->wait_ns,

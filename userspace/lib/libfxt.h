@@ -465,6 +465,14 @@ uint64_t fxt_reader_ticks_to_ns(const struct fxt_reader *r, uint64_t ticks);
 
 /* Global kernel object table: NULL if the koid was never described. */
 const struct fxt_kobj_info *fxt_reader_kobj(const struct fxt_reader *r, uint64_t koid);
+/*
+ * The thread record naming koid at ns (CLOCK_BOOTTIME ns, as "named_at"):
+ * of the names read so far, the one with the latest "named_at" <= ns, else
+ * the earliest; a tid reused by a later thread keeps the earlier name
+ * before the later one was given. Else as fxt_reader_kobj().
+ */
+const struct fxt_kobj_info *fxt_reader_thread_at(const struct fxt_reader *r,
+						 uint64_t koid, uint64_t ns);
 
 /* ------------------------------------------------------------------ */
 /* Time-ordered reading across providers (lib/merge.c).                 */
@@ -511,6 +519,8 @@ uint64_t fxt_merge_bytes(const struct fxt_merge *m);
 uint64_t fxt_merge_size(const struct fxt_merge *m);	/* archive size when known */
 uint64_t fxt_merge_diag_count(const struct fxt_merge *m);
 const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, uint64_t koid);
+const struct fxt_kobj_info *fxt_merge_thread_at(const struct fxt_merge *m,
+						uint64_t koid, uint64_t ns);
 
 /* ------------------------------------------------------------------ */
 /* Newest names: fxt-collect's trailer (lib/newest.c).                  */

@@ -553,3 +553,9 @@ const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, uint64_t k
 {
 	return m->n ? fxt_reader_kobj(m->c[0].r, koid) : NULL;
 }
+
+const struct fxt_kobj_info *fxt_merge_thread_at(const struct fxt_merge *m,
+						uint64_t koid, uint64_t ns)
+{
+	return m->n ? fxt_reader_thread_at(m->c[0].r, koid, ns) : NULL;
+}

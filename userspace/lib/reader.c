@@ -36,6 +36,7 @@
 
 #include "libfxt.h"
 #include "internal.h"
+#include "name_history.h"
 #include "u64map.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -102,6 +103,7 @@ enum mem_kind { MEM_STRINGS, MEM_KOBJS, MEM_PROVIDERS, MEM_DURATIONS, MEM_KINDS 
 struct kobj_table {
 	struct fxt_kobj_info *slots;
 	size_t cap, count;
+	struct name_history threads;	/* thread names over time */
 };
 
 struct fxt_reader {
@@ -433,6 +435,40 @@ static bool kobj_grow(struct fxt_reader *r, uint64_t offset)
 	return true;
 }
 
+/*
+ * Keep k's name, as of named_at, in the thread name history. Its memory
+ * counts against the limit as it grows; past the limit the history stops
+ * growing (each koid's newest name stays in the table).
+ */
+static void thread_history_add(struct fxt_reader *r, uint64_t koid, struct fxt_str name,
+			       uint64_t process, uint64_t named_at, uint64_t offset)
+{
+	struct name_history *h = &r->kt->threads;
+	struct fxt_kobj_info run = {
+		.koid = koid, .process = process, .named_at = named_at,
+		.obj_type = FXT_OBJ_THREAD, .valid = true,
+	};
+	size_t before = h->bytes, n = name.data ? name.len : 0;
+
+	if (!mem_take(r, 0, MEM_KOBJS, offset))
+		return;		/* past the limit (reported once) */
+	if (n > sizeof(run.name) - 1)
+		n = sizeof(run.name) - 1;
+	if (n)
+		memcpy(run.name, name.data, n);
+	run.name_len = (uint8_t)n;
+	name_history_add(h, &run);
+	r->mem_used += h->bytes - before;
+}
+
+const struct fxt_kobj_info *fxt_reader_thread_at(const struct fxt_reader *r,
+						 uint64_t koid, uint64_t ns)
+{
+	const struct fxt_kobj_info *k = name_history_at(&r->kt->threads, koid, ns);
+
+	return k ? k : fxt_reader_kobj(r, koid);
+}
+
 static void kobj_set(struct fxt_reader *r, uint64_t koid, unsigned int type,
 		     struct fxt_str name, uint64_t process, uint64_t named_at,
 		     uint64_t offset)
@@ -441,6 +477,8 @@ static void kobj_set(struct fxt_reader *r, uint64_t koid, unsigned int type,
 	struct fxt_kobj_info *k;
 	size_t n;
 
+	if (type == FXT_OBJ_THREAD)
+		thread_history_add(r, koid, name, process, named_at, offset);
 	if ((kt->count + 1) * 2 > kt->cap && !kobj_grow(r, offset)) {
 		k = kobj_slot(kt, koid);
 		if (!k || !k->valid)	/* full: only update known ones */
@@ -1708,6 +1746,7 @@ void fxt_reader_close(struct fxt_reader *r)
 	provider_clear(r, r->spare);
 	free(r->spare);
 	free(r->own_kt.slots);
+	name_history_free(&r->own_kt.threads);
 	free(r->buf);
 	if (r->own_fd)
 		close(r->fd);

@@ -428,6 +428,53 @@ static void build_lost_switch(struct fxt_writer *w)
 			 fxt_thread_inline(0, 0), 0);
 }
 
+/* A process kernel object with the kernel's indexed argument name. */
+static void names_process(struct fxt_writer *w, uint64_t koid, const char *name,
+			  uint64_t named_at)
+{
+	struct fxt_arg a = fxt_arg_u64(fxt_str_index(2), named_at);
+
+	fxt_write_kobj(w, FXT_OBJ_PROCESS, koid, fxt_str(name), &a, named_at ? 1 : 0);
+}
+
+/*
+ * Tids reused within one trace: process 7 "first" and its thread 9
+ * "worker" run and exit (final switches dead), then tid 7 is a new
+ * process "second" and tid 9 a new process "other", named at their forks
+ * (named_at 4000). The readers must give the earlier threads their own
+ * names, not the later ones (records.rst, "Threads, processes and names").
+ */
+static void build_pid_reuse(struct fxt_writer *w)
+{
+	prelude_two_cpus(w);
+	fxt_write_provider_section(w, 0);
+	fxt_write_string(w, 1, "process", 7);
+	fxt_write_string(w, 2, "named_at", 8);
+	names_process(w, 7, "first", 0);
+	names_thread(w, 7, "first", 7, 0);
+	names_thread(w, 9, "worker", 7, 1000);
+	fxt_write_switch(w, 0, 1500, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(7, 7), 20);
+	fxt_write_switch(w, 0, 2500, FXT_THREAD_DEAD, fxt_thread_inline(7, 7), 20,
+			 fxt_thread_inline(7, 9), 20);
+	fxt_write_switch(w, 0, 3000, FXT_THREAD_DYING, fxt_thread_inline(7, 9), 20,
+			 fxt_thread_inline(0, 0), 0);
+	names_process(w, 7, "second", 4000);
+	names_thread(w, 7, "second", 7, 4000);
+	names_process(w, 9, "other", 4500);
+	names_thread(w, 9, "other", 9, 4500);
+	fxt_write_wakeup(w, 0, 4900, 7, 20, 0);
+	fxt_write_switch(w, 0, 5000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(7, 7), 20);
+	fxt_write_switch(w, 0, 7000, FXT_THREAD_BLOCKED, fxt_thread_inline(7, 7), 20,
+			 fxt_thread_inline(9, 9), 20);
+	fxt_write_switch(w, 0, 8000, FXT_THREAD_BLOCKED, fxt_thread_inline(9, 9), 20,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_provider_section(w, 1);
+	fxt_write_switch(w, 1, 1000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(0, 0), 0);
+}
+
 /* ------------------------------------------------------------------ */
 /* Check archives: one kind of defect each.                             */
 
@@ -874,6 +921,8 @@ const struct tcase tcases[] = {
 	       "interrupt name indices redefined by strings and providers"),
 	GOLDEN_PERFETTO("lost-switch", build_lost_switch,
 	       "a switch out dropped: the thread woken and switched out elsewhere"),
+	GOLDEN_PERFETTO("pid-reuse", build_pid_reuse,
+	       "tids 7 and 9 exit and are reused by new processes"),
 	GOLDEN("cpu256", build_cpu256,
 	       "CPUs 0 and 256: the 8-bit cpu field of their switches is 0 on both"),
 

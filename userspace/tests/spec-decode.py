@@ -78,6 +78,7 @@ class Provider:
     def __init__(self):
         self.strings = {}       # string index -> bytes
         self.threads = {}       # thread index -> (pid, tid)
+        self.tps = 10**9        # ticks per second until an init record
 
 
 class Decoder:
@@ -85,6 +86,7 @@ class Decoder:
         self.providers = {0: Provider()}
         self.cur = self.providers[0]
         self.kobj_names = {}    # koid -> (name, named_at): global table
+        self.thread_names = {}  # thread koid -> [(named_at or 0, name)], as read
         self.arg_counts = collections.Counter()
 
     # ----- Encoding primitives -------------------------------------
@@ -119,7 +121,25 @@ class Decoder:
         name = self.kobj_names.get(koid, (b"", None))[0]
         return " " + self.quoted(name) if name else ""
 
-    def thread_ref(self, rec, ref):
+    def thread_name(self, koid, ts):
+        """The name thread koid had at tick ts (Documentation/records.rst:
+        a tid reused by a later thread keeps the earlier name before the
+        later "named_at"): of its thread records read so far, the one with
+        the latest named_at <= ts in ns, else the one with the earliest;
+        the last read among equals.  No thread record: the global table."""
+        names = self.thread_names.get(koid)
+        if not names:
+            return self.koid_name(koid)
+        ns = ts * 10**9 // self.cur.tps
+        before = [n for n in names if n[0] <= ns]
+        if before:
+            at = max(n[0] for n in before)
+        else:
+            at = min(n[0] for n in names)
+        name = [n for n in names if n[0] == at][-1][1]
+        return " " + self.quoted(name) if name else ""
+
+    def thread_ref(self, rec, ref, ts):
         """Thread refs: 0 inline (process koid word, thread koid word
         follow), else an index into the thread table."""
         if ref == 0:
@@ -129,10 +149,10 @@ class Decoder:
             pid, tid = self.cur.threads[ref]
         else:
             return "{ref=%d undefined}" % ref
-        return self.thread_text(pid, tid, ref)
+        return self.thread_text(pid, tid, ts, ref)
 
-    def thread_text(self, pid, tid, ref=0):
-        return "{tid=%d pid=%d%s%s}" % (tid, pid, self.koid_name(tid),
+    def thread_text(self, pid, tid, ts, ref=0):
+        return "{tid=%d pid=%d%s%s}" % (tid, pid, self.thread_name(tid, ts),
                                         " ref=%d" % ref if ref else "")
 
     def double(self, w):
@@ -250,7 +270,10 @@ class Decoder:
 
     def initialization(self, rec, h):
         rec.reserved(h, 16, 63, "initialization")
-        return "init", "init ticks_per_second=%d" % rec.word()
+        tps = rec.word()
+        if tps:
+            self.cur.tps = tps
+        return "init", "init ticks_per_second=%d" % tps
 
     def string(self, rec, h):
         rec.reserved(h, 31, 31, "string index")
@@ -274,7 +297,7 @@ class Decoder:
             return None, None
         ename, data = EVENT_TYPES[etype]
         ts = rec.word()
-        thread = self.thread_ref(rec, bits(h, 24, 31))
+        thread = self.thread_ref(rec, bits(h, 24, 31), ts)
         _, cat = self.string_ref(rec, bits(h, 32, 47))
         _, name = self.string_ref(rec, bits(h, 48, 63))
         args = self.args_text(self.args(rec, bits(h, 20, 23)))
@@ -318,6 +341,9 @@ class Decoder:
         if old is None or (named_at is None and old[1] is None) or (
                 named_at is not None and (old[1] is None or named_at >= old[1])):
             self.kobj_names[koid] = ((name or b"")[:KOBJ_NAME_MAX], named_at)
+        if otype == 2:
+            self.thread_names.setdefault(koid, []).append(
+                (named_at or 0, (name or b"")[:KOBJ_NAME_MAX]))
         kind = {1: "process", 2: "thread"}.get(otype, "other")  # ZX_OBJ_TYPE_*
         return "kobject", "kobject type=%s koid=%d name=%s%s%s" % (
             kind, koid, name_text, "" if kind != "other" else " obj_type=%d" % otype,
@@ -328,8 +354,8 @@ class Decoder:
         if sub == 0:        # context switch (legacy): 8-bit cpu
             cpu, state = bits(h, 16, 23), bits(h, 24, 27)
             ts = rec.word()
-            out = self.thread_ref(rec, bits(h, 28, 35))
-            inn = self.thread_ref(rec, bits(h, 36, 43))
+            out = self.thread_ref(rec, bits(h, 28, 35), ts)
+            inn = self.thread_ref(rec, bits(h, 36, 43), ts)
             return "switch", "switch cpu=%d ts=%d out=%s state=%s prio=%d in=%s prio=%d" % (
                 cpu, ts, out, state_name(state), bits(h, 44, 51), inn, bits(h, 52, 59))
         if sub == 1:        # context switch: 16-bit cpu, thread koids only
@@ -338,21 +364,21 @@ class Decoder:
             ts, out_tid, in_tid = rec.word(), rec.word(), rec.word()
             args = self.args_text(self.args(rec, bits(h, 16, 19)))
             return "switch_v2", "switch_v2 cpu=%d ts=%d out=%s state=%s in=%s%s" % (
-                cpu, ts, self.thread_text(0, out_tid), state_name(state),
-                self.thread_text(0, in_tid), args)
+                cpu, ts, self.thread_text(0, out_tid, ts), state_name(state),
+                self.thread_text(0, in_tid, ts), args)
         if sub == 2:        # thread wakeup
             rec.reserved(h, 36, 59, "thread wakeup")
             cpu, ts, tid = bits(h, 20, 35), rec.word(), rec.word()
             args = self.args_text(self.args(rec, bits(h, 16, 19)))
             return "wakeup", "wakeup cpu=%d ts=%d tid=%d%s%s" % (
-                cpu, ts, tid, self.koid_name(tid), args)
+                cpu, ts, tid, self.thread_name(tid, ts), args)
         return None, None
 
     def log(self, rec, h):
         rec.reserved(h, 31, 31, "log")
         rec.reserved(h, 40, 63, "log")
         ts = rec.word()
-        thread = self.thread_ref(rec, bits(h, 32, 39))
+        thread = self.thread_ref(rec, bits(h, 32, 39), ts)
         msg = rec.stream(bits(h, 16, 30))
         return "log", "log ts=%d thread=%s msg=%s" % (ts, thread, self.quoted(msg))
 
@@ -368,7 +394,7 @@ class Decoder:
         if fmt == 0:        # in band, with metadata
             rec.reserved(f, 44, 63, "large blob format header")
             ts = rec.word()
-            thread = self.thread_ref(rec, bits(f, 36, 43))
+            thread = self.thread_ref(rec, bits(f, 36, 43), ts)
             args = self.args_text(self.args(rec, bits(f, 32, 35)))
             text += " ts=%d thread=%s%s" % (ts, thread, args)
         else:               # in band, no metadata

@@ -23,6 +23,7 @@
 #include "archives.h"
 #include "hist.h"
 #include "libfxt.h"
+#include "name_history.h"
 #include "outbuf.h"
 #include "progress.h"
 
@@ -1059,6 +1060,97 @@ static void test_progress(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Thread names over time (reused tids).                                */
+
+static void nh_add(struct name_history *h, uint64_t koid, const char *name,
+		     uint64_t process, uint64_t named_at)
+{
+	struct fxt_kobj_info k = {
+		.koid = koid, .process = process, .named_at = named_at,
+		.obj_type = FXT_OBJ_THREAD, .valid = true,
+		.name_len = (uint8_t)strlen(name),
+	};
+
+	memcpy(k.name, name, k.name_len);
+	EXPECT(name_history_add(h, &k) == 0);
+}
+
+static bool nh_is(const struct name_history *h, uint64_t koid, uint64_t ns,
+		    const char *name)
+{
+	const struct fxt_kobj_info *k = name_history_at(h, koid, ns);
+
+	return k && !strcmp(k->name, name);
+}
+
+static void test_name_history(void)
+{
+	struct name_history h;
+	size_t bytes;
+	int64_t i;
+
+	memset(&h, 0, sizeof(h));
+	nh_add(&h, 5, "a", 5, 0);
+	nh_add(&h, 5, "b", 5, 3000);
+	nh_add(&h, 5, "a", 5, 1000);		/* restates run "a" */
+	nh_add(&h, 5, "b", 5, 2000);		/* run "b" began earlier */
+	nh_add(&h, 5, "c", 6, 5000);		/* a later thread, other process */
+	nh_add(&h, 5, "c", 6, 6000);
+	EXPECT(nh_is(&h, 5, 0, "a") && nh_is(&h, 5, 1999, "a"));
+	EXPECT(nh_is(&h, 5, 2000, "b") && nh_is(&h, 5, 4999, "b"));
+	EXPECT(nh_is(&h, 5, 5000, "c") && nh_is(&h, 5, UINT64_MAX, "c"));
+	EXPECT(name_history_at(&h, 5, 5000)->process == 6);
+	i = u64map_get(&h.map, 5);
+	EXPECT(i >= 0 && h.runs[i].n == 3);
+	/* the same time: the last record read wins */
+	nh_add(&h, 7, "x", 7, 100);
+	nh_add(&h, 7, "y", 7, 100);
+	EXPECT(nh_is(&h, 7, 100, "y") && nh_is(&h, 7, 0, "y"));
+	/* read newest first: before every run, the earliest */
+	nh_add(&h, 8, "late", 8, 500);
+	nh_add(&h, 8, "early", 8, 200);
+	EXPECT(nh_is(&h, 8, 100, "early") && nh_is(&h, 8, 300, "early"));
+	EXPECT(nh_is(&h, 8, 600, "late"));
+	/* the same name and a different process is another thread */
+	nh_add(&h, 8, "late", 9, 900);
+	EXPECT(name_history_at(&h, 8, 700)->process == 8);
+	EXPECT(name_history_at(&h, 8, 900)->process == 9);
+	EXPECT(name_history_at(&h, 99, 0) == NULL);
+	/* restatements (circular mode names a task once a generation) cost nothing */
+	bytes = h.bytes;
+	for (uint64_t t = 1000; t < 100000; t += 10)
+		nh_add(&h, 8, "late", 9, t);
+	EXPECT_EQ_U(h.bytes, bytes);
+	name_history_free(&h);
+}
+
+/* The readers name each thread of a reused tid by its own name. */
+static void test_pid_reuse(void)
+{
+	struct blob b = build_case(tcase_find("pid-reuse"));
+	struct fxt_reader *r = fxt_reader_open_mem(b.data, b.len);
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	const struct fxt_kobj_info *k;
+
+	EXPECT(r && rec);
+	while (r && rec && fxt_reader_next(r, rec) > 0)
+		;
+	k = fxt_reader_thread_at(r, 7, 2000);
+	EXPECT(k && !strcmp(k->name, "first"));
+	k = fxt_reader_thread_at(r, 9, 2999);
+	EXPECT(k && !strcmp(k->name, "worker") && k->process == 7);
+	k = fxt_reader_thread_at(r, 7, 6000);
+	EXPECT(k && !strcmp(k->name, "second"));
+	k = fxt_reader_thread_at(r, 9, 7000);
+	EXPECT(k && !strcmp(k->name, "other") && k->process == 9);
+	k = fxt_reader_kobj(r, 9);		/* the table: the newest */
+	EXPECT(k && !strcmp(k->name, "other"));
+	free(rec);
+	fxt_reader_close(r);
+	free(b.data);
+}
+
+/* ------------------------------------------------------------------ */
 /* Newest names (fxt-collect's trailer).                                */
 
 /* A kernel object the way fxt.ko writes it: indexed arg names 1 and 2. */
@@ -1286,6 +1378,8 @@ int main(void)
 	run("outbuf: formatting", test_outbuf);
 	run("hist: percentiles", test_hist);
 	run("progress: only on a terminal", test_progress);
+	run("thread names over time: runs, restatements, order", test_name_history);
+	run("reused tids: each thread keeps its own name", test_pid_reuse);
 	run("newest names: the trailer restates stale koids", test_newest_trailer);
 	run("newest names: bounded by max_objects", test_newest_limit);
 	run("newest names: the golden archive's trailer", test_newest_golden);
