@@ -102,7 +102,9 @@ struct fxt_irq_level {
 /*
  * Circular mode names threads and processes in the rolling data
  * (fxt_names.c): which were named in which rolling buffer generation.
- * Direct-mapped; a collision only writes a name once more.
+ * Direct-mapped; a collision only writes a name once more. A tid (or
+ * tgid) reused by a later task is another task: the slot holds the start
+ * time of the task (or of the process's leader) it named.
  */
 #define FXT_NAME_SLOTS		256	/* power of two */
 #define FXT_NAME_PROCESS	BIT(31)	/* key bit: a process (tgid) */
@@ -110,6 +112,7 @@ struct fxt_irq_level {
 struct fxt_name_slot {
 	u32 key;		/* tid, or tgid | FXT_NAME_PROCESS; 0: free */
 	u32 gen;		/* rolling generation it was named in */
+	u64 born;		/* that task's start_time */
 };
 
 /* Everything a CPU owns. Only probes on that CPU write it (plus control). */

@@ -51,25 +51,35 @@ static struct fxt_name_slot *fxt_name_slot(struct fxt_cpu *c, u32 key)
 	return &c->names[hash_32(key, ilog2(FXT_NAME_SLOTS))];
 }
 
-/* @key (a tid, or a tgid | FXT_NAME_PROCESS) is named in generation @gen. */
-static bool fxt_name_cached(struct fxt_cpu *c, u32 key, u32 gen)
+/*
+ * @key (a tid, or a tgid | FXT_NAME_PROCESS) of the task started at @born
+ * (for a process: its leader) is named in generation @gen.
+ */
+static bool fxt_name_cached(struct fxt_cpu *c, u32 key, u32 gen, u64 born)
 {
 	const struct fxt_name_slot *s = fxt_name_slot(c, key);
 
-	return READ_ONCE(s->key) == key && READ_ONCE(s->gen) == gen;
+	return READ_ONCE(s->key) == key && READ_ONCE(s->gen) == gen &&
+	       READ_ONCE(s->born) == born;
 }
 
 /*
  * @gen is the generation read before the record was written: if the buffer
  * rolled meanwhile, the next lookup misses and names it again (a duplicate,
- * never a gap).
+ * never a gap). An interrupt on this CPU can look the slot up between
+ * these stores: the key goes last, so it never sees the new key with the
+ * old slot's task and generation.
  */
-static void fxt_name_mark(struct fxt_cpu *c, u32 key, u32 gen)
+static void fxt_name_mark(struct fxt_cpu *c, u32 key, u32 gen, u64 born)
 {
 	struct fxt_name_slot *s = fxt_name_slot(c, key);
 
-	WRITE_ONCE(s->key, key);
+	WRITE_ONCE(s->key, 0);
+	barrier();
 	WRITE_ONCE(s->gen, gen);
+	WRITE_ONCE(s->born, born);
+	barrier();
+	WRITE_ONCE(s->key, key);
 }
 
 /**
@@ -91,7 +101,8 @@ void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 	if (p->pid == p->tgid) {
 		fxt_write_kobj_process(c, p->tgid, name, now, rolling);
 		if (rolling)
-			fxt_name_mark(c, p->tgid | FXT_NAME_PROCESS, gen);
+			fxt_name_mark(c, p->tgid | FXT_NAME_PROCESS, gen,
+				      p->start_time);
 	}
 	fxt_write_kobj_thread(c, p->pid, p->tgid, name, now, rolling);
 	/*
@@ -99,7 +110,7 @@ void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 	 * would read now is the old one, so it must not write it after this.
 	 */
 	if (rolling)
-		fxt_name_mark(c, p->pid, gen);
+		fxt_name_mark(c, p->pid, gen, p->start_time);
 }
 
 /**
@@ -120,22 +131,22 @@ void fxt_names_reset(struct fxt_cpu *c)
 void fxt_name_in_window(struct fxt_cpu *c, struct task_struct *p)
 {
 	u32 tid = p->pid, tgid = p->tgid, gen = fxt_rolling_gen(c);
+	struct task_struct *leader;
 	char name[TASK_COMM_LEN];
 	u64 now;
 
-	if (!tid || fxt_name_cached(c, tid, gen))
+	if (!tid || fxt_name_cached(c, tid, gen, p->start_time))
 		return;
 	now = ktime_get_boot_fast_ns();
-	if (!fxt_name_cached(c, tgid | FXT_NAME_PROCESS, gen)) {
-		struct task_struct *leader = READ_ONCE(p->group_leader);
-
+	leader = READ_ONCE(p->group_leader);
+	if (!fxt_name_cached(c, tgid | FXT_NAME_PROCESS, gen, leader->start_time)) {
 		fxt_copy_comm(name, leader->comm);
 		fxt_write_kobj_process(c, tgid, name, now, true);
-		fxt_name_mark(c, tgid | FXT_NAME_PROCESS, gen);
+		fxt_name_mark(c, tgid | FXT_NAME_PROCESS, gen, leader->start_time);
 	}
 	fxt_copy_comm(name, p->comm);
 	fxt_write_kobj_thread(c, tid, tgid, name, now, true);
-	fxt_name_mark(c, tid, gen);
+	fxt_name_mark(c, tid, gen, p->start_time);
 }
 
 /*
