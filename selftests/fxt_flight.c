@@ -5,29 +5,46 @@
  * (Documentation/buffers.rst, "Names in circular mode").
  *
  * Scenarios, once in main() under fxt-collect -m circular:
- *   storm   -b 256K: FXT_FLIGHT_FORKS (default 1500) fork+execs of
- *           /bin/true, each child renamed by its exec; names alone would
- *           fill the 32 KiB durable buffer ten times over. The BPF switch
- *           log (oracle/swlog.h) runs around the whole session.
- *   crowd   -b 64K: FXT_FLIGHT_THREADS (default 3000) threads exist before
- *           the start (a start snapshot would not fit in the 16 KiB
- *           durable buffer); they all wake and sleep once during the trace.
- * Then, per scenario:
+ *   storm   -b 1M: FXT_FLIGHT_FORKS (default 4000) fork+execs of a
+ *           program that only exits (exit0, copied to the temporary
+ *           directory), each child renamed by its exec; names alone would
+ *           fill the 256 KiB durable buffer three times over. The BPF
+ *           switch log (oracle/swlog.h) runs around the whole session.
+ *   flood   the default size: FXT_FLIGHT_FLOOD (default 100,000) fork+execs
+ *           of the same, from two threads; at the old rate (a name record
+ *           per fork and per exec in the durable buffer) the default
+ *           buffer filled after about 4,700 per CPU. The switch log too.
+ *   crowd   the default size: FXT_FLIGHT_THREADS (default 30,000) threads
+ *           exist before the start; they all wake and exit during the
+ *           trace. In the guest the test raises kernel.threads-max and
+ *           kernel.pid_max for them (scripts/vm-run's memory allows it).
+ *   reuse   -b 64K: a child named fxt-reuse-1 runs on CPU 0 and exits,
+ *           then a child forced onto the same pid (ns_last_pid) is named
+ *           fxt-reuse-2 and runs on CPU 0 too, forked from CPU 1, whose
+ *           data (the fork records) is then overwritten.
+ * Then, per scenario but reuse:
  *   - fxt-collect exits 0 and no CPU is flagged durable-full, no durable
  *     record was dropped;
  *   - every CPU that kept records kept its last second before the stop
  *     (the window ends where tracing stopped, not where a buffer filled);
  *   - every thread of every kept context switch has a thread kernel object
  *     record, and its process a process record;
- *   - storm: per CPU, the kept switches are exactly those the switch log
- *     saw between the kept window's first and last switch.
+ *   - storm, flood: per CPU, the kept switches are exactly those the
+ *     switch log saw between the kept window's first and last switch.
+ * reuse: both lives of the pid are in the archive; libfxt names every
+ * switch of each by that life's names only (never the other's), and
+ * fxt-report gives each life a row with its own name.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,7 +56,8 @@
 #include "swlog.h"
 
 #define IRQ_KOID_BASE	0x40000000ull
-#define MAX_CROWD	40000
+#define MAX_CROWD	60000
+#define MAX_SPAWNERS	2
 
 extern char **environ;
 
@@ -61,7 +79,7 @@ struct flight {
 	unsigned long work;		/* forks made / threads made */
 };
 
-static struct flight STORM, CROWD;
+static struct flight STORM, FLOOD, CROWD;
 
 static uint64_t boottime_ns(void)
 {
@@ -106,19 +124,83 @@ static void finish(struct flight *f, pid_t pid)
 	f->ran = true;
 }
 
-static int fork_execs(unsigned long n)
+/* exit0 in the temporary directory: exec from tmpfs, not from 9p. */
+static char exit0[PATH_MAX];
+
+static int copy_exit0(void)
 {
-	char *argv[] = { "true", NULL };
+	char buf[65536];
+	ssize_t n;
+	int in, out, err = 0;
 
-	for (unsigned long i = 0; i < n; i++) {
+	snprintf(exit0, sizeof(exit0), "%s/exit0", tmpdir());
+	in = open(EXIT0_PATH, O_RDONLY);
+	if (in < 0)
+		return -errno;
+	out = open(exit0, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (out < 0) {
+		err = -errno;
+		close(in);
+		return err;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n) {
+			err = -EIO;
+			break;
+		}
+	if (n < 0)
+		err = -errno;
+	close(in);
+	if (close(out) && !err)
+		err = -errno;
+	return err;
+}
+
+struct spawner {
+	pthread_t th;
+	unsigned long n;
+	int err;
+};
+
+static void *spawn_main(void *arg)
+{
+	struct spawner *sp = arg;
+	char *argv[] = { "exit0", NULL };
+
+	for (unsigned long i = 0; i < sp->n; i++) {
 		pid_t pid;
-		int err = posix_spawn(&pid, "/bin/true", NULL, NULL, argv, environ);
+		int err = posix_spawn(&pid, exit0, NULL, NULL, argv, environ);
 
-		if (err)
-			return -err;
+		if (err) {
+			sp->err = err;
+			break;
+		}
 		waitpid(pid, NULL, 0);
 	}
-	return 0;
+	return NULL;
+}
+
+/* n fork+execs of exit0, from nthreads threads. Return: 0 or -errno. */
+static int fork_execs(unsigned long n, int nthreads)
+{
+	struct spawner sp[MAX_SPAWNERS] = { 0 };
+	int err = 0, i;
+
+	for (i = 0; i < nthreads; i++) {
+		sp[i].n = n / nthreads + (i < (int)(n % nthreads));
+		if (pthread_create(&sp[i].th, NULL, spawn_main, &sp[i])) {
+			sp[i].err = EAGAIN;
+			break;
+		}
+	}
+	for (int j = 0; j < i; j++) {
+		pthread_join(sp[j].th, NULL);
+		if (sp[j].err && !err)
+			err = -sp[j].err;
+	}
+	if (i < nthreads && !err)
+		err = -EAGAIN;
+	return err;
 }
 
 /* Per CPU: the log's switches from the kept first to the kept last one. */
@@ -156,39 +238,63 @@ static void match_log(struct flight *f, struct swlog *l)
 	}
 }
 
-static void run_storm(void)
+/* fork+execs under the switch log and fxt-collect with extra options. */
+static void run_forks(struct flight *f, const char *name, const char *const *extra,
+		      unsigned long n, int nthreads)
 {
-	const char *extra[] = { "-b", "256K", "-c", "sched", NULL };
-	unsigned long n = col_env_ulong("FXT_FLIGHT_FORKS", 1500);
 	struct swlog *l;
 	pid_t pid;
 	int err;
 
-	paths(&STORM, "flight-storm");
+	paths(f, name);
+	err = copy_exit0();
+	if (err) {
+		snprintf(f->why, sizeof(f->why), "%s: %s", EXIT0_PATH, strerror(-err));
+		f->failed = true;
+		return;
+	}
 	l = swlog_open(1u << 26);
 	if (!l || swlog_start(l)) {
-		snprintf(STORM.why, sizeof(STORM.why), "switch log: %s", strerror(errno));
+		snprintf(f->why, sizeof(f->why), "switch log: %s", strerror(errno));
+		f->failed = true;
 		swlog_close(l);
 		return;
 	}
-	pid = fm_collect_start(STORM.archive, "circular", extra, STORM.log,
-			       STORM.why, sizeof(STORM.why));
+	pid = fm_collect_start(f->archive, "circular", extra, f->log,
+			       f->why, sizeof(f->why));
 	if (pid >= 0) {
-		err = fork_execs(n);
+		err = fork_execs(n, nthreads);
 		if (err) {
-			snprintf(STORM.why, sizeof(STORM.why), "posix_spawn: %s",
-				 strerror(-err));
-			STORM.failed = true;
+			snprintf(f->why, sizeof(f->why), "posix_spawn: %s", strerror(-err));
+			f->failed = true;
 		}
-		STORM.work = n;
-		finish(&STORM, pid);
+		f->work = n;
+		finish(f, pid);
+	} else {
+		f->failed = true;
 	}
 	swlog_stop(l);
-	STORM.logged = true;
-	STORM.log_lost = swlog_lost(l) + swlog_misses(l);
-	if (STORM.loaded)
-		match_log(&STORM, l);
+	f->logged = true;
+	f->log_lost = swlog_lost(l) + swlog_misses(l);
+	if (f->loaded)
+		match_log(f, l);
 	swlog_close(l);
+}
+
+static void run_storm(void)
+{
+	const char *extra[] = { "-b", "1M", "-c", "sched", NULL };
+
+	run_forks(&STORM, "flight-storm", extra,
+		  col_env_ulong("FXT_FLIGHT_FORKS", 4000), 1);
+}
+
+static void run_flood(void)
+{
+	const char *extra[] = { "-c", "sched", NULL };
+
+	run_forks(&FLOOD, "flight-flood", extra,
+		  col_env_ulong("FXT_FLIGHT_FLOOD", 100000), MAX_SPAWNERS);
 }
 
 /* The crowd: threads that wait for one broadcast, then exit. */
@@ -206,10 +312,31 @@ static void *crowd_main(void *arg)
 	return NULL;
 }
 
+/* Raise a /proc/sys limit to at least want (in the guest only). */
+static void raise_limit(const char *path, unsigned long want)
+{
+	unsigned long have = 0;
+	FILE *f = fopen(path, "r");
+
+	if (f) {
+		if (fscanf(f, "%lu", &have) != 1)
+			have = 0;
+		fclose(f);
+	}
+	if (have >= want)
+		return;
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%lu\n", want);
+		if (fclose(f))
+			printf("# %s: %s\n", path, strerror(errno));
+	}
+}
+
 static void run_crowd(void)
 {
-	const char *extra[] = { "-b", "64K", "-c", "sched", NULL };
-	unsigned long n = col_env_ulong("FXT_FLIGHT_THREADS", 3000);
+	const char *extra[] = { "-c", "sched", NULL };
+	unsigned long n = col_env_ulong("FXT_FLIGHT_THREADS", 30000);
 	static pthread_t th[MAX_CROWD];
 	pthread_attr_t attr;
 	unsigned long made = 0;
@@ -218,6 +345,12 @@ static void run_crowd(void)
 	paths(&CROWD, "flight-crowd");
 	if (n > MAX_CROWD)
 		n = MAX_CROWD;
+	if (getenv("FXT_IN_VM")) {
+		/* a thread: a task, two mappings (stack and guard), a pid */
+		raise_limit("/proc/sys/kernel/threads-max", n + 4096);
+		raise_limit("/proc/sys/vm/max_map_count", 2 * n + 65536);
+		raise_limit("/proc/sys/kernel/pid_max", 2 * n + 32768);
+	}
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 64 << 10);
 	for (; made < n; made++)
@@ -243,6 +376,125 @@ static void run_crowd(void)
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* reuse: one pid, two lives. */
+
+#define REUSE_FIRST	"fxt-reuse-1"
+#define REUSE_SECOND	"fxt-reuse-2"
+
+static struct {
+	bool ran;
+	char why[256];
+	char archive[PATH_MAX], log[PATH_MAX], report[PATH_MAX];
+	pid_t pid;
+	uint64_t t_between;	/* CLOCK_BOOTTIME ns: the first life is over */
+	int status;
+} REUSE;
+
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * A child that moves to CPU 0, takes name, runs and sleeps a little, and
+ * exits; if it did not get the pid it was meant to (want), it exits first.
+ */
+static pid_t fork_life(const char *name, pid_t want)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (want && getpid() != want)
+		_exit(3);
+	pin_to(0);
+	prctl(PR_SET_NAME, name);
+	for (int i = 0; i < 20; i++) {
+		double t = col_now();
+
+		while (col_now() - t < 0.001)
+			;
+		usleep(500);
+	}
+	_exit(0);
+}
+
+static int write_last_pid(pid_t last)
+{
+	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "%d\n", (int)last);
+	return fclose(f) ? -errno : 0;
+}
+
+static void run_reuse(void)
+{
+	const char *extra[] = { "-b", "64K", "-c", "sched", NULL };
+	pid_t pid, again = -1;
+	int st, err = 0;
+
+	snprintf(REUSE.archive, sizeof(REUSE.archive), "%s/flight-reuse.fxt", tmpdir());
+	snprintf(REUSE.log, sizeof(REUSE.log), "%s/flight-reuse-collect.log", tmpdir());
+	snprintf(REUSE.report, sizeof(REUSE.report), "%s/flight-reuse.csv", tmpdir());
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || pin_to(1)) {
+		snprintf(REUSE.why, sizeof(REUSE.why), "needs CPUs 0 and 1");
+		return;
+	}
+	pid = fm_collect_start(REUSE.archive, "circular", extra, REUSE.log,
+			       REUSE.why, sizeof(REUSE.why));
+	if (pid < 0)
+		return;
+	REUSE.pid = fork_life(REUSE_FIRST, 0);
+	if (REUSE.pid < 0 || waitpid(REUSE.pid, &st, 0) != REUSE.pid) {
+		snprintf(REUSE.why, sizeof(REUSE.why), "fork: %s", strerror(errno));
+		col_kill_reap(pid, NULL);
+		return;
+	}
+	REUSE.t_between = boottime_ns();
+	for (int tries = 0; tries < 20 && again != REUSE.pid; tries++) {
+		err = write_last_pid(REUSE.pid - 1);
+		if (err)
+			break;
+		again = fork_life(REUSE_SECOND, REUSE.pid);
+		if (again < 0) {
+			err = -errno;
+			break;
+		}
+		waitpid(again, &st, 0);
+	}
+	if (err || again != REUSE.pid) {
+		snprintf(REUSE.why, sizeof(REUSE.why), "pid %d not given again: %s",
+			 (int)REUSE.pid, err ? strerror(-err) : "other forks took it");
+		col_kill_reap(pid, NULL);
+		return;
+	}
+	/* overwrite CPU 1's rolling data, where both forks were recorded */
+	for (int i = 0; i < 4000; i++)
+		usleep(20);
+	if (!col_stop(pid, 120, &REUSE.status)) {
+		snprintf(REUSE.why, sizeof(REUSE.why), "fxt-collect hung after SIGINT");
+		return;
+	}
+	{
+		char report[PATH_MAX];
+		char *argv[] = { report, "--csv", "--top", "0", REUSE.archive, NULL };
+
+		col_tool_path(report, sizeof(report), "FXT_REPORT", "userspace/fxt-report");
+		if (col_run(argv, REUSE.report, 120) != 0) {
+			snprintf(REUSE.why, sizeof(REUSE.why), "fxt-report failed");
+			return;
+		}
+	}
+	REUSE.ran = true;
+}
+
 #define NEED(f) do {							\
 	if (!(f).ran && !(f).failed)					\
 		SKIP(return, "scenario did not run: %s", (f).why);	\
@@ -252,7 +504,9 @@ static void run_crowd(void)
 TEST(scenarios_ran)
 {
 	EXPECT_TRUE(STORM.ran) TH_LOG("storm: %s", STORM.why);
+	EXPECT_TRUE(FLOOD.ran) TH_LOG("flood: %s", FLOOD.why);
 	EXPECT_TRUE(CROWD.ran) TH_LOG("crowd: %s", CROWD.why);
+	EXPECT_TRUE(REUSE.ran) TH_LOG("reuse: %s", REUSE.why);
 }
 
 static void check_exit(struct __test_metadata *_metadata, const struct flight *f)
@@ -297,17 +551,48 @@ static void check_window_end(struct __test_metadata *_metadata,
 	}
 }
 
-static bool named(const struct fs_archive *a, uint8_t type, uint64_t koid)
-{
-	const struct fs_kobj *k;
+/* (type, koid) of every named kernel object, sorted: 30,000 threads. */
+static uint64_t *named_keys;
+static size_t nnamed;
 
-	return fs_kobjs_of(a, type, koid, &k, 1) > 0 && k->name[0];
+static int key_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static uint64_t named_key(uint8_t type, uint64_t koid)
+{
+	return (uint64_t)type << 56 | koid;
+}
+
+static void index_names(const struct fs_archive *a)
+{
+	free(named_keys);
+	nnamed = 0;
+	named_keys = malloc((a->nkobjs + 1) * sizeof(*named_keys));
+	for (size_t i = 0; named_keys && i < a->nkobjs; i++)
+		if (a->kobjs[i].name[0])
+			named_keys[nnamed++] = named_key(a->kobjs[i].obj_type,
+							 a->kobjs[i].koid);
+	if (named_keys)
+		qsort(named_keys, nnamed, sizeof(*named_keys), key_cmp);
+}
+
+static bool named(uint8_t type, uint64_t koid)
+{
+	uint64_t key = named_key(type, koid);
+
+	return named_keys && bsearch(&key, named_keys, nnamed, sizeof(key), key_cmp);
 }
 
 static void check_named(struct __test_metadata *_metadata, const struct flight *f)
 {
 	uint64_t threads = 0, unnamed = 0, orphans = 0;
 
+	index_names(&f->a);
+	ASSERT_NE(NULL, named_keys);
 	for (size_t k = 0; k < f->a.nsw; k++) {
 		const struct fs_switch *s = &f->a.sw[k];
 
@@ -318,13 +603,13 @@ static void check_named(struct __test_metadata *_metadata, const struct flight *
 			if (!tid || tid >= IRQ_KOID_BASE)
 				continue;
 			threads++;
-			if (!named(&f->a, FXT_OBJ_THREAD, tid)) {
+			if (!named(FXT_OBJ_THREAD, tid)) {
 				if (unnamed++ < 3)
 					TH_LOG("tid %llu (pid %llu) at 0x%llx: no name",
 					       (unsigned long long)tid,
 					       (unsigned long long)pid,
 					       (unsigned long long)s->offset);
-			} else if (!named(&f->a, FXT_OBJ_PROCESS, pid)) {
+			} else if (!named(FXT_OBJ_PROCESS, pid)) {
 				if (orphans++ < 3)
 					TH_LOG("pid %llu: no process name",
 					       (unsigned long long)pid);
@@ -338,50 +623,203 @@ static void check_named(struct __test_metadata *_metadata, const struct flight *
 	EXPECT_EQ(0, orphans);
 }
 
+/* Every switch of the reused pid, as libfxt names it. */
+struct life_switch {
+	uint64_t ns;
+	bool second;		/* after the first life ended */
+	bool final;		/* its switch out, dying or dead */
+	char name[45];
+};
+
+static size_t reuse_switches(struct life_switch *out, size_t max, char *why, size_t wlen,
+			     unsigned int *late_names)
+{
+	struct fxt_reader *r = fxt_reader_open(REUSE.archive);
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	uint64_t tid = (uint64_t)REUSE.pid;
+	size_t n = 0;
+
+	if (!r || !rec) {
+		snprintf(why, wlen, "%.200s: %s", REUSE.archive, strerror(errno));
+		free(rec);
+		if (r)
+			fxt_reader_close(r);
+		return 0;
+	}
+	while (fxt_reader_next(r, rec) > 0) {
+		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN))
+			continue;
+		if (rec->type == FXT_REC_KERNEL_OBJ && rec->u.kobj.koid == tid &&
+		    rec->u.kobj.obj_type == FXT_OBJ_THREAD &&
+		    rec->u.kobj.named_at > REUSE.t_between && rec->provider < 2)
+			late_names[rec->provider]++;
+		if (rec->type != FXT_REC_SCHED ||
+		    (rec->subtype != FXT_SCHED_CONTEXT_SWITCH &&
+		     rec->subtype != FXT_SCHED_CONTEXT_SWITCH_V2))
+			continue;
+		if (rec->u.sw.out.tid != tid && rec->u.sw.in.tid != tid)
+			continue;
+		if (n == max)
+			break;
+		out[n].ns = rec->ts_ns;
+		out[n].second = rec->ts_ns > REUSE.t_between;
+		out[n].final = rec->u.sw.out.tid == tid &&
+			       (rec->u.sw.out_state == FXT_THREAD_DYING ||
+				rec->u.sw.out_state == FXT_THREAD_DEAD);
+		n++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct fxt_kobj_info *k = fxt_reader_thread_at(r, tid, out[i].ns);
+
+		snprintf(out[i].name, sizeof(out[i].name), "%s", k ? k->name : "");
+	}
+	free(rec);
+	fxt_reader_close(r);
+	return n;
+}
+
+#define NEED_REUSE() do {						\
+	if (!REUSE.ran)							\
+		SKIP(return, "reuse did not run: %s", REUSE.why);	\
+} while (0)
+
+/* Each life of the pid is named by its own names, never the other's. */
+TEST(reuse_each_life_keeps_its_name)
+{
+	static struct life_switch sw[4096];
+	unsigned int finals[2] = { 0 }, late[2] = { 0 };
+	char why[256] = "";
+	size_t n;
+
+	NEED_REUSE();
+	n = reuse_switches(sw, sizeof(sw) / sizeof(sw[0]), why, sizeof(why), late);
+	ASSERT_LT(0, n) TH_LOG("no switch of pid %d: %s", (int)REUSE.pid, why);
+	TH_LOG("pid %d: %zu switches; thread records of the second life: %u on CPU 0, "
+	       "%u on CPU 1 (its fork's)", (int)REUSE.pid, n, late[0], late[1]);
+	for (size_t i = 0; i < n; i++) {
+		const char *other = sw[i].second ? REUSE_FIRST : REUSE_SECOND;
+		const char *own = sw[i].second ? REUSE_SECOND : REUSE_FIRST;
+
+		EXPECT_STRNE(other, sw[i].name)
+			TH_LOG("%s life, switch at %llu ns: named %s", sw[i].second ?
+			       "second" : "first", (unsigned long long)sw[i].ns, sw[i].name);
+		if (sw[i].final) {
+			finals[sw[i].second]++;
+			EXPECT_STREQ(own, sw[i].name);
+		}
+	}
+	EXPECT_EQ(1, finals[0]) TH_LOG("final switches of the first life");
+	EXPECT_EQ(1, finals[1]) TH_LOG("final switches of the second life");
+}
+
+/* fxt-report: a row per life, each with its own name. */
+TEST(reuse_report_row_per_life)
+{
+	char line[512], prefix[32];
+	bool first = false, second = false;
+	int rows = 0;
+	FILE *f;
+
+	NEED_REUSE();
+	f = fopen(REUSE.report, "r");
+	ASSERT_NE(NULL, f) TH_LOG("%s: %s", REUSE.report, strerror(errno));
+	snprintf(prefix, sizeof(prefix), "threads,%d,", (int)REUSE.pid);
+	while (fgets(line, sizeof(line), f)) {
+		char *comm;
+
+		if (strncmp(line, prefix, strlen(prefix)))
+			continue;
+		rows++;
+		comm = strchr(line + strlen(prefix), ',');	/* after the pid column */
+		if (!comm)
+			continue;
+		comm++;
+		first |= !strncmp(comm, REUSE_FIRST ",", strlen(REUSE_FIRST) + 1);
+		second |= !strncmp(comm, REUSE_SECOND ",", strlen(REUSE_SECOND) + 1);
+	}
+	fclose(f);
+	EXPECT_EQ(2, rows) TH_LOG("rows of tid %d", (int)REUSE.pid);
+	EXPECT_TRUE(first) TH_LOG("no row named " REUSE_FIRST);
+	EXPECT_TRUE(second) TH_LOG("no row named " REUSE_SECOND);
+}
+
 TEST(storm_collector_exit_0)	{ NEED(STORM); check_exit(_metadata, &STORM); }
 TEST(storm_never_full)		{ NEED(STORM); check_never_full(_metadata, &STORM); }
 TEST(storm_window_ends_at_stop)	{ NEED(STORM); check_window_end(_metadata, &STORM); }
 TEST(storm_every_thread_named)	{ NEED(STORM); check_named(_metadata, &STORM); }
+TEST(flood_collector_exit_0)	{ NEED(FLOOD); check_exit(_metadata, &FLOOD); }
+TEST(flood_never_full)		{ NEED(FLOOD); check_never_full(_metadata, &FLOOD); }
+TEST(flood_window_ends_at_stop)	{ NEED(FLOOD); check_window_end(_metadata, &FLOOD); }
+TEST(flood_every_thread_named)	{ NEED(FLOOD); check_named(_metadata, &FLOOD); }
 TEST(crowd_collector_exit_0)	{ NEED(CROWD); check_exit(_metadata, &CROWD); }
 TEST(crowd_never_full)		{ NEED(CROWD); check_never_full(_metadata, &CROWD); }
 TEST(crowd_window_ends_at_stop)	{ NEED(CROWD); check_window_end(_metadata, &CROWD); }
 TEST(crowd_every_thread_named)	{ NEED(CROWD); check_named(_metadata, &CROWD); }
 
 /* The kept window holds every switch the log saw in it, none twice. */
-TEST(storm_switches_equal_log_in_window)
+static void check_log_in_window(struct __test_metadata *_metadata,
+				const struct flight *f)
 {
-	NEED(STORM);
-	ASSERT_EQ(0, STORM.log_lost);
+	ASSERT_EQ(0, f->log_lost);
 	for (int c = 0; c < FM_MAX_CPUS; c++) {
 		uint64_t kept = 0;
 
-		for (size_t k = 0; k < STORM.a.nsw; k++)
-			kept += STORM.a.sw[k].provider == (uint32_t)c;
+		for (size_t k = 0; k < f->a.nsw; k++)
+			kept += f->a.sw[k].provider == (uint32_t)c;
 		if (!kept)
 			continue;
-		EXPECT_LE(0, STORM.window[c]) TH_LOG("cpu %d: %s", c, STORM.match_why[c]);
-		EXPECT_EQ(STORM.window[c], (long)kept)
+		EXPECT_LE(0, f->window[c]) TH_LOG("cpu %d: %s", c, f->match_why[c]);
+		EXPECT_EQ(f->window[c], (long)kept)
 			TH_LOG("cpu %d: log %ld switches in the window, archive %llu", c,
-			       STORM.window[c], (unsigned long long)kept);
+			       f->window[c], (unsigned long long)kept);
 	}
+}
+
+TEST(storm_switches_equal_log_in_window)
+{
+	NEED(STORM);
+	check_log_in_window(_metadata, &STORM);
+}
+
+TEST(flood_switches_equal_log_in_window)
+{
+	NEED(FLOOD);
+	check_log_in_window(_metadata, &FLOOD);
+}
+
+static void print_scenario(const char *name, const struct flight *f, const char *what)
+{
+	printf("# %s: %lu %s, %s, %zu switches and %zu name records kept\n",
+	       name, f->work, what, f->ran ? "ran" : f->why, f->a.nsw, f->a.nkobjs);
+	fflush(stdout);
 }
 
 int main(int argc, char **argv)
 {
-	double t0 = col_now();
+	double t0 = col_now(), t;
 
 	if (geteuid()) {
 		snprintf(STORM.why, sizeof(STORM.why), "needs root");
+		snprintf(FLOOD.why, sizeof(FLOOD.why), "needs root");
 		snprintf(CROWD.why, sizeof(CROWD.why), "needs root");
+		snprintf(REUSE.why, sizeof(REUSE.why), "needs root");
 	} else {
+		t = col_now();
 		run_storm();
-		printf("# storm: %lu fork+execs, %s, %zu switches and %zu name records kept\n",
-		       STORM.work, STORM.ran ? "ran" : STORM.why, STORM.a.nsw,
-		       STORM.a.nkobjs);
+		print_scenario("storm", &STORM, "fork+execs");
+		printf("# storm took %.1f s\n", col_now() - t);
+		t = col_now();
+		run_flood();
+		print_scenario("flood", &FLOOD, "fork+execs");
+		printf("# flood took %.1f s\n", col_now() - t);
+		t = col_now();
 		run_crowd();
-		printf("# crowd: %lu threads, %s, %zu switches and %zu name records kept\n",
-		       CROWD.work, CROWD.ran ? "ran" : CROWD.why, CROWD.a.nsw,
-		       CROWD.a.nkobjs);
+		print_scenario("crowd", &CROWD, "threads");
+		printf("# crowd took %.1f s\n", col_now() - t);
+		t = col_now();
+		run_reuse();
+		printf("# reuse: pid %d, %s (%.1f s)\n", (int)REUSE.pid,
+		       REUSE.ran ? "ran" : REUSE.why, col_now() - t);
 	}
 	printf("# scenarios took %.1f s\n", col_now() - t0);
 	fflush(stdout);
