@@ -129,6 +129,13 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 				  prev_state == FXT_STATE_STOPPED &&
 				  disposition != FXT_START_CLEAR_ENTIRE);
 	if (ret) {
+		/*
+		 * The probes that were hooked may have queued a save irq_work
+		 * (a streaming CPU that rolled): fxt_probes_register() waited
+		 * for the probes, not for it. It must be done before a
+		 * terminate or a release can free the CPUs it reads.
+		 */
+		fxt_buffers_sync_notifications(s);
 		s->aborted = true;
 		s->state = prev_state;
 		return ret;
