@@ -23,6 +23,7 @@ deps:
 module:
 	@test -d "$(KDIR)" || { echo "fxt: no kernel build dir $(KDIR) (run scripts/install-deps, or set KDIR/KVER)" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/kmod modules
 
 userspace:
 	$(MAKE) -C userspace
@@ -117,6 +118,7 @@ dkms-test:
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/kmod clean 2>/dev/null
 	$(MAKE) -C userspace clean
 	-$(MAKE) -C selftests clean
 	rm -rf build
