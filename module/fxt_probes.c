@@ -455,9 +455,11 @@ int fxt_probes_register(u32 categories, bool stamp_names)
 	return ret;
 }
 
-/*
- * Unhook everything, in the reverse order of hooking (entries before their
- * exits); on return no probe is running or will run.
+/**
+ * fxt_probes_unregister() - unhook everything
+ *
+ * In the reverse order of hooking (entries before their exits); on return
+ * no probe is running or will run.
  */
 void fxt_probes_unregister(void)
 {
