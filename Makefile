@@ -70,6 +70,7 @@ fuzz:
 checkpatch:
 	scripts/kselftest-headers
 	scripts/checkpatch
+	scripts/kernel-doc-check
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 modules
