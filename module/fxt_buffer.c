@@ -144,11 +144,16 @@ int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size)
 
 /**
  * fxt_buffers_free() - free the area and the per-CPU state
- * @s: the session; no probe registered, no notification pending, no
- *	mapping left
+ * @s: the session; no probe registered, no notification pending
+ *	(fxt_buffers_sync_notifications()), no mapping left
  */
 void fxt_buffers_free(struct fxt_session *s)
 {
+	unsigned int cpu;
+
+	/* A stop, or a start that failed, synced them: say so if not. */
+	for_each_possible_cpu(cpu)
+		WARN_ON_ONCE(irq_work_is_busy(&s->cpus[cpu].save_work));
 	fxt_vfree(s->area, s->map_size);
 	s->area = NULL;
 	fxt_kvfree(s->cpus, nr_cpu_ids * sizeof(*s->cpus));
