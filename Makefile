@@ -23,6 +23,7 @@ deps:
 module:
 	@test -d "$(KDIR)" || { echo "fxt: no kernel build dir $(KDIR) (run scripts/install-deps, or set KDIR/KVER)" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/kmod modules
 
 userspace:
 	$(MAKE) -C userspace
@@ -70,6 +71,7 @@ fuzz:
 checkpatch:
 	scripts/kselftest-headers
 	scripts/checkpatch
+	scripts/kernel-doc-check
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 modules
@@ -118,6 +120,7 @@ dkms-test:
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/kmod clean 2>/dev/null
 	$(MAKE) -C userspace clean
 	-$(MAKE) -C selftests clean
 	rm -rf build

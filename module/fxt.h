@@ -68,14 +68,15 @@ struct fxt_thread_slot {
 
 /*
  * Per-CPU cache of interrupt handler name strings (fxt_tables.c), keyed on
- * (irq, name pointer); a lookup probes FXT_IRQ_NAME_WAYS slots.
+ * (irq, keyed hash of the name's bytes); a lookup probes FXT_IRQ_NAME_WAYS
+ * slots.
  */
 #define FXT_IRQ_NAME_SLOTS	256	/* power of two */
 
 #define FXT_IRQ_NAME_WAYS	8
 
 struct fxt_irq_name_slot {
-	const char *name;	/* action->name; compared, never dereferenced later */
+	u64 hash;		/* siphash of the name's bytes, up to FXT_NAME_MAX */
 	int irq;
 	u16 index;		/* 0: free */
 };
@@ -240,6 +241,7 @@ ssize_t fxt_packets_read(struct fxt_session *s, char __user *buf,
 			 size_t count, bool nonblock);
 
 /* fxt_tables.c */
+void fxt_tables_init(void);
 void fxt_tables_reset(struct fxt_cpu *c);
 u8 fxt_thread_ref(struct fxt_cpu *c, struct task_struct *p);
 u16 fxt_irq_name_ref(struct fxt_cpu *c, int irq, const char *name);

@@ -142,8 +142,18 @@ int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size)
 	return 0;
 }
 
+/**
+ * fxt_buffers_free() - free the area and the per-CPU state
+ * @s: the session; no probe registered, no notification pending
+ *	(fxt_buffers_sync_notifications()), no mapping left
+ */
 void fxt_buffers_free(struct fxt_session *s)
 {
+	unsigned int cpu;
+
+	/* A stop, or a start that failed, synced them: say so if not. */
+	for_each_possible_cpu(cpu)
+		WARN_ON_ONCE(irq_work_is_busy(&s->cpus[cpu].save_work));
 	fxt_vfree(s->area, s->map_size);
 	s->area = NULL;
 	fxt_kvfree(s->cpus, nr_cpu_ids * sizeof(*s->cpus));
@@ -336,6 +346,12 @@ u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len, u64 *ts,
 	return p;
 }
 
+/**
+ * fxt_rolling_commit() - publish a record fxt_rolling_reserve() reserved
+ * @c: this CPU's state; preemption disabled
+ * @len: the record's length in bytes, as reserved
+ * @bufno: what fxt_rolling_reserve() put in its @bufno
+ */
 void fxt_rolling_commit(struct fxt_cpu *c, unsigned int len,
 			unsigned int bufno)
 {
@@ -391,6 +407,12 @@ full:
 	return p;
 }
 
+/**
+ * fxt_durable_commit() - publish a record fxt_durable_reserve() reserved
+ * @c: this CPU's state; preemption disabled
+ * @len: the record's length in bytes, as reserved
+ * @where: what fxt_durable_reserve() put in its @where
+ */
 void fxt_durable_commit(struct fxt_cpu *c, unsigned int len, int where)
 {
 	struct fxt_buffer_header *h = c->hdr;
@@ -448,7 +470,11 @@ int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt)
 	return 0;
 }
 
-/* Wait until no SAVE_BUFFER notification is still on its way. */
+/**
+ * fxt_buffers_sync_notifications() - wait until no SAVE_BUFFER
+ * notification is still on its way
+ * @s: the session; its probes unregistered, so none is queued anew
+ */
 void fxt_buffers_sync_notifications(struct fxt_session *s)
 {
 	unsigned int cpu;
@@ -457,7 +483,12 @@ void fxt_buffers_sync_notifications(struct fxt_session *s)
 		irq_work_sync(&s->cpus[cpu].save_work);
 }
 
-/* @st->cpu: a possible CPU, bounds-checked and sanitised by the caller. */
+/**
+ * fxt_cpu_stats() - fill in a CPU's counters from its buffer header
+ * @s: the session
+ * @st: in: @st->cpu, a possible CPU, bounds-checked and sanitised by the
+ *	caller; out: the rest
+ */
 void fxt_cpu_stats(struct fxt_session *s, struct fxt_cpu_stats *st)
 {
 	struct fxt_buffer_header *h = s->cpus[st->cpu].hdr;

@@ -27,6 +27,7 @@ static int __init fxt_init(void)
 	ret = fxt_probes_find();
 	if (ret)
 		return ret;
+	fxt_tables_init();
 	ret = fxt_session_init(&fxt_session);
 	if (ret)
 		return ret;

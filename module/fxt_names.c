@@ -24,7 +24,8 @@
 #include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/sched.h>
-#include <linux/sched/signal.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
 #include "fxt.h"
@@ -149,43 +150,72 @@ void fxt_name_in_window(struct fxt_cpu *c, struct task_struct *p)
 	fxt_name_mark(c, tid, gen, p->start_time);
 }
 
+/* Tasks (pids) visited per RCU read-side section of the snapshot. */
+#define FXT_SNAPSHOT_BATCH	64
+
 /*
- * Name every process and thread that exists now. Called at start after the
- * fork and rename probes are registered, so a task created or renamed
- * during the walk is named by one or the other (or both). At a first start
- * these records carry no "named_at": a name that changes from now on is
- * written again with one, so the snapshot's is the oldest name of its
- * koid. A restart that keeps an earlier run's names (@stamped) gives each
- * record the time it read the name at, as the probes do: a rename made
- * while tracing was stopped is then newer than the earlier run's records.
+ * Name one task found by the snapshot, and its process when it leads one.
+ * RCU read-side: @t cannot be freed under us.
+ */
+static void fxt_snapshot_task(struct task_struct *t, bool stamped)
+{
+	char name[TASK_COMM_LEN];
+	u64 at = stamped ? ktime_get_boot_fast_ns() : 0;
+
+	fxt_copy_comm(name, t->comm);
+	preempt_disable();
+	if (t->pid == t->tgid)
+		fxt_write_kobj_process(fxt_this_cpu(), t->tgid, name, at,
+				       false);
+	fxt_write_kobj_thread(fxt_this_cpu(), t->pid, t->tgid, name, at,
+			      false);
+	preempt_enable();
+}
+
+/**
+ * fxt_names_snapshot() - name every process and thread that exists now
+ * @stamped: give each record the time its name was read ("named_at")
+ *
+ * Called at start after the fork and rename probes are registered, so a
+ * task created or renamed during the walk is named by one or the other (or
+ * both). At a first start these records carry no "named_at": a name that
+ * changes from now on is written again with one, so the snapshot's is the
+ * oldest name of its koid. A restart that keeps an earlier run's names
+ * (@stamped) gives each record the time it read the name at, as the probes
+ * do: a rename made while tracing was stopped is then newer than the
+ * earlier run's records.
+ *
+ * The walk goes by pid number, as /proc's readdir does, FXT_SNAPSHOT_BATCH
+ * pids per RCU read-side section with a resched point between sections:
+ * on a kernel whose RCU readers cannot be preempted, a system with a
+ * million tasks would otherwise run the whole walk without one. The
+ * number is the resume point, so nothing a task does in between (exit,
+ * exec, a thread made leader by de_thread()) can lose the walk's place; a
+ * task forked in between is named by the fork probe, whichever side of
+ * the resume point its pid is.
  */
 void fxt_names_snapshot(bool stamped)
 {
-	struct task_struct *g, *t;
-	char leader[TASK_COMM_LEN];
-	char name[TASK_COMM_LEN];
-
-	u64 at;
+	struct task_struct *t;
+	struct pid *pid;
+	unsigned int n;
+	int nr = 1;
 
 	/* Circular mode names tasks in the rolling data, as they appear. */
 	if (fxt_session.mode == FXT_MODE_CIRCULAR)
 		return;
-	rcu_read_lock();
-	for_each_process(g) {
-		at = stamped ? ktime_get_boot_fast_ns() : 0;
-		fxt_copy_comm(leader, g->comm);
-		preempt_disable();
-		fxt_write_kobj_process(fxt_this_cpu(), g->tgid, leader, at,
-				       false);
-		preempt_enable();
-		for_each_thread(g, t) {
-			at = stamped ? ktime_get_boot_fast_ns() : 0;
-			fxt_copy_comm(name, t->comm);
-			preempt_disable();
-			fxt_write_kobj_thread(fxt_this_cpu(), t->pid, t->tgid,
-					      name, at, false);
-			preempt_enable();
+	do {
+		rcu_read_lock();
+		for (n = 0; n < FXT_SNAPSHOT_BATCH; n++, nr++) {
+			pid = find_ge_pid(nr, &init_pid_ns);
+			if (!pid)
+				break;
+			nr = pid_nr(pid);
+			t = pid_task(pid, PIDTYPE_PID);
+			if (t)
+				fxt_snapshot_task(t, stamped);
 		}
-	}
-	rcu_read_unlock();
+		rcu_read_unlock();
+		cond_resched();
+	} while (pid);
 }

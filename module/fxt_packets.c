@@ -45,6 +45,12 @@ static void fxt_packets_wake_fn(struct work_struct *work)
 	wake_up_interruptible(&s->pkt_wait);
 }
 
+/**
+ * fxt_packets_init() - allocate the FIFO and the delivered bitmap (load)
+ * @s: the session
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int fxt_packets_init(struct fxt_session *s)
 {
 	int ret;
@@ -62,6 +68,10 @@ int fxt_packets_init(struct fxt_session *s)
 	return ret;
 }
 
+/**
+ * fxt_packets_free() - free the FIFO (module unload)
+ * @s: the session; no packet can be posted any more
+ */
 void fxt_packets_free(struct fxt_session *s)
 {
 	cancel_work_sync(&s->pkt_wake_work);
@@ -70,6 +80,10 @@ void fxt_packets_free(struct fxt_session *s)
 	fxt_bitmap_free(s->pkt_delivered, nr_cpu_ids);
 }
 
+/**
+ * fxt_packets_reset() - empty the FIFO and forget what was delivered
+ * @s: the session; s->lock held
+ */
 void fxt_packets_reset(struct fxt_session *s)
 {
 	unsigned long flags;
@@ -125,7 +139,15 @@ static void fxt_packet_queue(struct fxt_session *s, u16 request, u16 cpu,
 	WARN_ON_ONCE(!queued);
 }
 
-/* Post a packet from process context (control operations). */
+/**
+ * fxt_packet_post() - post a packet from process context (control
+ * operations) and wake the readers
+ * @s: the session
+ * @request: FXT_PKT_*
+ * @cpu: the packet's CPU field
+ * @data32: its 32-bit data
+ * @data64: its 64-bit data
+ */
 void fxt_packet_post(struct fxt_session *s, u16 request, u16 cpu,
 		     u32 data32, u64 data64)
 {
@@ -133,9 +155,16 @@ void fxt_packet_post(struct fxt_session *s, u16 request, u16 cpu,
 	wake_up_interruptible(&s->pkt_wait);
 }
 
-/*
- * Post a packet from hard interrupt context (the save irq_work). On
- * PREEMPT_RT the wait queue's spinlock_t must not be taken here: a work
+/**
+ * fxt_packet_post_hardirq() - post a packet from hard interrupt context
+ * (the save irq_work)
+ * @s: the session
+ * @request: FXT_PKT_*
+ * @cpu: the packet's CPU field
+ * @data32: its 32-bit data
+ * @data64: its 64-bit data
+ *
+ * On PREEMPT_RT the wait queue's spinlock_t must not be taken here: a work
  * item on the unbound workqueue (queue_work() takes raw locks only) wakes
  * the readers, on whichever CPU is online.
  */
@@ -149,6 +178,12 @@ void fxt_packet_post_hardirq(struct fxt_session *s, u16 request, u16 cpu,
 		wake_up_interruptible(&s->pkt_wait);
 }
 
+/**
+ * fxt_packets_pending() - whether a packet waits to be read
+ * @s: the session
+ *
+ * Return: true when the FIFO is not empty.
+ */
 bool fxt_packets_pending(struct fxt_session *s)
 {
 	return !kfifo_is_empty(&s->pkts);

@@ -13,10 +13,30 @@
 #include <linux/interrupt.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/build_bug.h>
+/*
+ * The kernel's declarations of the tracepoints hooked, for their probes'
+ * prototypes only (FXT_PROBE_OK()): nothing they declare is called.
+ */
+#include <trace/events/sched.h>
+#include <trace/events/irq.h>
+#include <trace/events/task.h>
+#ifdef CONFIG_X86
+#include <asm/trace/irq_vectors.h>
+#endif
 #include <fxt/format.h>
 #include "fxt.h"
 
-struct irqaction;
+/*
+ * A tracepoint is hooked by name, through a void pointer to its probe, so
+ * the compiler sees neither. Its declaration (DECLARE_TRACE) gives
+ * register_trace_<tp>() a parameter of exactly the probe type the kernel
+ * calls, void (*)(void *data, <the tracepoint's prototype>): fxt's probe
+ * must have that type, or building against this kernel fails here instead
+ * of a probe reading its arguments wrong at run time.
+ */
+#define FXT_PROBE_OK(tp, probe)						\
+	__same_type(&register_trace_##tp, int (*)(typeof(probe) *, void *))
 
 /* The sched_switch of Linux 5.18 and later, which passes prev_state. */
 static void fxt_probe_switch(void *data, bool preempt,
@@ -263,7 +283,16 @@ struct fxt_hook {
 	bool registered;
 };
 
-#define FXT_HOOK(n, p, cat) { .name = n, .probe = p, .category = cat }
+/*
+ * The hook of tracepoint @tp (an identifier) by @p: FXT_PROBE_OK(), spelled
+ * out so that @p is named once outside typeof (checkpatch).
+ */
+#define FXT_HOOK(tp, p, cat) {						\
+	.name = #tp,							\
+	.probe = (void *)(p) + BUILD_BUG_ON_ZERO(!__same_type(	\
+		&register_trace_##tp, int (*)(typeof(p) *, void *))),	\
+	.category = cat,						\
+}
 
 /*
  * Hooked in this order and unhooked in the reverse one. The name hooks come
@@ -271,22 +300,55 @@ struct fxt_hook {
  * entry, so that no begin is written whose end could be missed.
  */
 static struct fxt_hook fxt_hooks[] = {
-	FXT_HOOK("sched_process_fork", fxt_probe_fork, FXT_NAMES),
-	FXT_HOOK("task_rename", fxt_probe_rename, FXT_NAMES),
-	FXT_HOOK("sched_wakeup_new", fxt_probe_new_worker, FXT_NAMES),
-	FXT_HOOK("sched_switch", fxt_probe_switch, FXT_CAT_SCHED),
-	FXT_HOOK("sched_waking", fxt_probe_waking, FXT_CAT_WAKEUP),
-	FXT_HOOK("sched_wakeup_new", fxt_probe_wakeup_new, FXT_CAT_WAKEUP),
-	FXT_HOOK("irq_handler_exit", fxt_probe_irq_exit, FXT_CAT_IRQ),
-	FXT_HOOK("irq_handler_entry", fxt_probe_irq_entry, FXT_CAT_IRQ),
-	FXT_HOOK("softirq_exit", fxt_probe_softirq_exit, FXT_CAT_SOFTIRQ),
-	FXT_HOOK("softirq_entry", fxt_probe_softirq_entry, FXT_CAT_SOFTIRQ),
+	FXT_HOOK(sched_process_fork, fxt_probe_fork, FXT_NAMES),
+	FXT_HOOK(task_rename, fxt_probe_rename, FXT_NAMES),
+	FXT_HOOK(sched_wakeup_new, fxt_probe_new_worker, FXT_NAMES),
+	FXT_HOOK(sched_switch, fxt_probe_switch, FXT_CAT_SCHED),
+	FXT_HOOK(sched_waking, fxt_probe_waking, FXT_CAT_WAKEUP),
+	FXT_HOOK(sched_wakeup_new, fxt_probe_wakeup_new, FXT_CAT_WAKEUP),
+	FXT_HOOK(irq_handler_exit, fxt_probe_irq_exit, FXT_CAT_IRQ),
+	FXT_HOOK(irq_handler_entry, fxt_probe_irq_entry, FXT_CAT_IRQ),
+	FXT_HOOK(softirq_exit, fxt_probe_softirq_exit, FXT_CAT_SOFTIRQ),
+	FXT_HOOK(softirq_entry, fxt_probe_softirq_entry, FXT_CAT_SOFTIRQ),
 };
 
 #define FXT_NR_FIXED_HOOKS	ARRAY_SIZE(fxt_hooks)
 
 /* Two per vector (exit, then entry), filled in by fxt_probes_find(). */
 static struct fxt_hook fxt_vector_hooks[2 * ARRAY_SIZE(fxt_vector_names)];
+
+/*
+ * The vector hooks are named at run time, from fxt_vector_names[]: check
+ * their probes against each vector tracepoint this kernel declares.
+ */
+#define FXT_VECTOR_PROBES_OK(v)						\
+	static_assert(FXT_PROBE_OK(v##_entry, fxt_probe_vector_entry) &&	\
+		      FXT_PROBE_OK(v##_exit, fxt_probe_vector_exit),	\
+		      "fxt: probe type differs from tracepoint " #v)
+
+#ifdef CONFIG_X86_LOCAL_APIC
+FXT_VECTOR_PROBES_OK(local_timer);
+FXT_VECTOR_PROBES_OK(spurious_apic);
+FXT_VECTOR_PROBES_OK(error_apic);
+FXT_VECTOR_PROBES_OK(x86_platform_ipi);
+#ifdef CONFIG_IRQ_WORK
+FXT_VECTOR_PROBES_OK(irq_work);
+#endif
+#ifdef CONFIG_SMP
+FXT_VECTOR_PROBES_OK(reschedule);
+FXT_VECTOR_PROBES_OK(call_function);
+FXT_VECTOR_PROBES_OK(call_function_single);
+#endif
+#ifdef CONFIG_X86_MCE_THRESHOLD
+FXT_VECTOR_PROBES_OK(threshold_apic);
+#endif
+#ifdef CONFIG_X86_MCE_AMD
+FXT_VECTOR_PROBES_OK(deferred_error_apic);
+#endif
+#ifdef CONFIG_X86_THERMAL_VECTOR
+FXT_VECTOR_PROBES_OK(thermal_apic);
+#endif
+#endif /* CONFIG_X86_LOCAL_APIC */
 
 static void fxt_match_tracepoint(struct tracepoint *tp, void *priv)
 {
@@ -393,9 +455,11 @@ int fxt_probes_register(u32 categories, bool stamp_names)
 	return ret;
 }
 
-/*
- * Unhook everything, in the reverse order of hooking (entries before their
- * exits); on return no probe is running or will run.
+/**
+ * fxt_probes_unregister() - unhook everything
+ *
+ * In the reverse order of hooking (entries before their exits); on return
+ * no probe is running or will run.
  */
 void fxt_probes_unregister(void)
 {

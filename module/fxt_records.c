@@ -52,7 +52,12 @@ const char *fxt_const_string(unsigned int index)
 	return NULL;
 }
 
-/* FXT priority: larger is more important; 0 is reserved for idle. */
+/**
+ * fxt_prio() - a task's FXT priority
+ * @p: the task
+ *
+ * Return: larger is more important; 0 is reserved for idle.
+ */
 u8 fxt_prio(const struct task_struct *p)
 {
 	int prio = p->prio;
@@ -66,7 +71,14 @@ u8 fxt_prio(const struct task_struct *p)
 	return 140 - prio;
 }
 
-/* Outgoing thread state; "running" (1) is never written. */
+/**
+ * fxt_out_state() - the FXT state of a context switch's outgoing thread
+ * @preempt: sched_switch's preempt
+ * @prev_state: sched_switch's prev_state
+ * @prev: the outgoing task
+ *
+ * Return: an FXT_THREAD_* state; "running" (1) is never written.
+ */
 unsigned int fxt_out_state(bool preempt, unsigned int prev_state,
 			   const struct task_struct *prev)
 {
@@ -92,6 +104,14 @@ static u64 *fxt_put_stream(u64 *p, const char *str, unsigned int len)
 	return p + words;
 }
 
+/**
+ * fxt_write_string() - a string record in the durable buffer
+ * @c: this CPU; preemption disabled
+ * @index: the string index it defines
+ * @str: the string, cut at FXT_NAME_MAX bytes
+ *
+ * Return: whether it was written.
+ */
 bool fxt_write_string(struct fxt_cpu *c, u16 index, const char *str)
 {
 	unsigned int len = strnlen(str, FXT_NAME_MAX);
@@ -107,6 +127,15 @@ bool fxt_write_string(struct fxt_cpu *c, u16 index, const char *str)
 	return true;
 }
 
+/**
+ * fxt_write_thread() - a thread record in the durable buffer
+ * @c: this CPU; interrupts off
+ * @index: the thread index it defines
+ * @pid: the process koid
+ * @tid: the thread koid
+ *
+ * Return: whether it was written.
+ */
 bool fxt_write_thread(struct fxt_cpu *c, u8 index, u64 pid, u64 tid)
 {
 	int where;
@@ -148,10 +177,15 @@ static void fxt_kobj_commit(struct fxt_cpu *c, unsigned int len, bool rolling,
 		fxt_durable_commit(c, len, where);
 }
 
-/*
- * Kernel object records. @named_at, when not 0, is written as the uint64
- * argument "named_at": the boot-time ns at which the name took effect, by
- * which fxt-collect finds each koid's newest name (records.rst).
+/**
+ * fxt_write_kobj_process() - a process's kernel object record
+ * @c: this CPU; preemption disabled
+ * @koid: the process koid (tgid)
+ * @name: its name, at most TASK_COMM_LEN bytes
+ * @named_at: when not 0, written as the uint64 argument "named_at": the
+ *	boot-time ns at which the name took effect, by which fxt-collect
+ *	finds each koid's newest name (records.rst)
+ * @rolling: in the rolling data (circular mode), not the durable buffer
  */
 void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name,
 			    u64 named_at, bool rolling)
@@ -175,6 +209,15 @@ void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name,
 	fxt_kobj_commit(c, words * 8, rolling, where);
 }
 
+/**
+ * fxt_write_kobj_thread() - a thread's kernel object record
+ * @c: this CPU; preemption disabled
+ * @koid: the thread koid (tid)
+ * @pkoid: its process koid (tgid), the "process" argument
+ * @name: its name, at most TASK_COMM_LEN bytes
+ * @named_at: as for fxt_write_kobj_process()
+ * @rolling: as for fxt_write_kobj_process()
+ */
 void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
 			   const char *name, u64 named_at, bool rolling)
 {
@@ -199,6 +242,14 @@ void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
 	fxt_kobj_commit(c, words * 8, rolling, where);
 }
 
+/**
+ * fxt_write_switch() - a context switch record, for sched_switch
+ * @c: this CPU; preemption disabled
+ * @preempt: sched_switch's preempt
+ * @prev: the outgoing task
+ * @next: the incoming task
+ * @prev_state: sched_switch's prev_state
+ */
 void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		      struct task_struct *prev, struct task_struct *next,
 		      unsigned int prev_state)
@@ -244,9 +295,12 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 	c->last_prio = fxt_prio(next);
 }
 
-/*
- * A switch from the thread the CPU's last switch record put on it to the
- * idle task, for a switch the rolling data lacks: every switch record's
+/**
+ * fxt_write_switch_to_idle() - a switch from the thread the CPU's last
+ * switch record put on it to the idle task
+ * @c: the CPU, which nothing else writes to meanwhile
+ *
+ * For a switch the rolling data lacks: every switch record's
  * outgoing thread is then the previous one's incoming thread, as Perfetto
  * needs (it keeps a slice open per thread, and one never closed would be
  * drawn to the end of the trace). Written on another CPU, when nothing
@@ -282,6 +336,12 @@ void fxt_write_switch_to_idle(struct fxt_cpu *c)
 	c->last_tid = 0;
 }
 
+/**
+ * fxt_write_wakeup() - a thread wakeup record
+ * @c: this CPU; preemption disabled
+ * @p: the task woken
+ * @queued: it was still on its run queue (the wakeup changes no state)
+ */
 void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued)
 {
 	const unsigned int words = 6;
@@ -318,10 +378,19 @@ void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued)
 	fxt_rolling_commit(c, words * 8, bufno);
 }
 
-/*
- * A duration begin or end event on the CPU's interrupt pseudo-thread with
- * one 32-bit argument (int32, uint32 or bool). @name is a string index of
- * this CPU; when it is 0, @inline_name (if not NULL) is written inline.
+/**
+ * fxt_write_irq_event() - a duration begin or end event on the CPU's
+ * interrupt pseudo-thread with one 32-bit argument
+ * @c: this CPU; interrupts off
+ * @type: FXT_EVENT_DURATION_BEGIN or FXT_EVENT_DURATION_END
+ * @cat: the category's string index
+ * @name: a string index of this CPU, or 0
+ * @inline_name: written inline when @name is 0 (if not NULL)
+ * @arg_name: the argument's string index
+ * @arg_type: FXT_ARG_INT32, FXT_ARG_UINT32 or FXT_ARG_BOOL
+ * @arg_value: the argument
+ *
+ * Return: whether the event was written.
  */
 bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
 			 u16 name, const char *inline_name, u16 arg_name,
@@ -348,10 +417,12 @@ bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
 	return true;
 }
 
-/*
- * What every CPU's durable buffer starts with: the constant strings, the
- * interrupt pseudo-thread's thread record, and its kernel object records.
- * Runs on any CPU before the probes are registered.
+/**
+ * fxt_write_cpu_preamble() - what every CPU's durable buffer starts with
+ * @c: the CPU; runs on any CPU before the probes are registered
+ *
+ * The constant strings, the interrupt pseudo-thread's thread record, and
+ * its kernel object records.
  */
 void fxt_write_cpu_preamble(struct fxt_cpu *c)
 {

@@ -129,6 +129,13 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 				  prev_state == FXT_STATE_STOPPED &&
 				  disposition != FXT_START_CLEAR_ENTIRE);
 	if (ret) {
+		/*
+		 * The probes that were hooked may have queued a save irq_work
+		 * (a streaming CPU that rolled): fxt_probes_register() waited
+		 * for the probes, not for it. It must be done before a
+		 * terminate or a release can free the CPUs it reads.
+		 */
+		fxt_buffers_sync_notifications(s);
 		s->aborted = true;
 		s->state = prev_state;
 		return ret;
@@ -305,7 +312,11 @@ long fxt_session_ioctl(struct fxt_session *s, unsigned int cmd,
 	return ret;
 }
 
-/* The opener closed the device: end the session whatever its state. */
+/**
+ * fxt_session_release() - the opener closed the device: end the session
+ * whatever its state
+ * @s: the session
+ */
 void fxt_session_release(struct fxt_session *s)
 {
 	mutex_lock(&s->lock);
@@ -321,6 +332,12 @@ void fxt_session_release(struct fxt_session *s)
 	mutex_unlock(&s->lock);
 }
 
+/**
+ * fxt_session_init() - set up the one session at module load
+ * @s: the session
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int fxt_session_init(struct fxt_session *s)
 {
 	mutex_init(&s->lock);
@@ -332,6 +349,10 @@ int fxt_session_init(struct fxt_session *s)
 	return fxt_packets_init(s);
 }
 
+/**
+ * fxt_session_exit() - free what fxt_session_init() allocated (unload)
+ * @s: the session, READY: no opener is left
+ */
 void fxt_session_exit(struct fxt_session *s)
 {
 	fxt_packets_free(s);

@@ -20,10 +20,27 @@
  */
 #include <linux/kernel.h>
 #include <linux/hash.h>
+#include <linux/random.h>
+#include <linux/siphash.h>
 #include <linux/string.h>
 #include <fxt/format.h>
 #include "fxt.h"
 
+/* The key of the interrupt handler names' hash (fxt_irq_name_ref()). */
+static siphash_key_t fxt_irq_name_key __ro_after_init;
+
+/**
+ * fxt_tables_init() - draw the key of the handler name hash (module load)
+ */
+void fxt_tables_init(void)
+{
+	get_random_bytes(&fxt_irq_name_key, sizeof(fxt_irq_name_key));
+}
+
+/**
+ * fxt_tables_reset() - empty a CPU's tables (its durable buffer was emptied)
+ * @c: the CPU, no probe running on it
+ */
 void fxt_tables_reset(struct fxt_cpu *c)
 {
 	memset(c->threads, 0, sizeof(c->threads));
@@ -94,7 +111,7 @@ found:
  * @irq: the interrupt number
  * @name: action->name
  *
- * The cache is keyed on (irq, name pointer), so the handlers of a shared
+ * The cache is keyed on (irq, the name's text), so the handlers of a shared
  * line, and interrupts whose numbers differ by a multiple of the table
  * size, each keep their own slot instead of evicting each other on every
  * interrupt. A lookup probes FXT_IRQ_NAME_WAYS slots from the key's hash;
@@ -103,6 +120,18 @@ found:
  * stays defined; it gets a new index if it fires again). Bounded work,
  * with interrupts off: the entry probe of a nested interrupt may look up
  * names too.
+ *
+ * Not the name's address: after a driver is unloaded, another handler's
+ * name (another driver's, or the same driver's with another device name)
+ * can be allocated at the very address of the old one, on the same line,
+ * and would be written with the old name's index. The text stands in as
+ * a 64-bit SipHash under a key drawn at load time, over the bytes a
+ * string record keeps (FXT_NAME_MAX): two different names on one line
+ * share a slot only if their hashes collide, which for names not chosen
+ * with the key in hand happens with probability 2^-64 per pair. Hashing
+ * costs about as much as writing the name inline would, and reads only
+ * the name the tracepoint passed, which is live while its handler runs.
+ * No string is kept, and nothing is allocated.
  *
  * Return: an index registered in this CPU's string table, or 0 when none
  * can be had (indices used up, or the durable buffer full): the caller
@@ -114,12 +143,13 @@ u16 fxt_irq_name_ref(struct fxt_cpu *c, int irq, const char *name)
 	unsigned long flags;
 	unsigned int i;
 	u16 index = 0;
+	u64 key;
 	u32 h;
 
 	if (!name)
 		return 0;
-	h = hash_64((u64)(unsigned long)name ^ ((u64)(u32)irq << 32),
-		    ilog2(FXT_IRQ_NAME_SLOTS));
+	key = siphash(name, strnlen(name, FXT_NAME_MAX), &fxt_irq_name_key);
+	h = hash_64(key ^ (u32)irq, ilog2(FXT_IRQ_NAME_SLOTS));
 	local_irq_save(flags);
 	for (i = 0; i < FXT_IRQ_NAME_WAYS; i++) {
 		slot = &c->irq_names[(h + i) & (FXT_IRQ_NAME_SLOTS - 1)];
@@ -127,7 +157,7 @@ u16 fxt_irq_name_ref(struct fxt_cpu *c, int irq, const char *name)
 			free = slot;
 			break;
 		}
-		if (slot->irq == irq && slot->name == name) {
+		if (slot->irq == irq && slot->hash == key) {
 			index = slot->index;
 			goto out;
 		}
@@ -140,7 +170,7 @@ u16 fxt_irq_name_ref(struct fxt_cpu *c, int irq, const char *name)
 		i = c->irq_name_victim++ % FXT_IRQ_NAME_WAYS;
 		free = &c->irq_names[(h + i) & (FXT_IRQ_NAME_SLOTS - 1)];
 	}
-	free->name = name;
+	free->hash = key;
 	free->irq = irq;
 	free->index = index;
 out:

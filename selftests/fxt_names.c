@@ -24,7 +24,9 @@
  *     an io-wq worker thread (create_io_thread(): no sched_process_fork),
  *     which blocks on the pipe until written to;
  *   - at the end the main thread (the process leader) renames itself
- *     "fxt-names-lead": a process record must follow.
+ *     "fxt-names-lead": a process record must follow;
+ *   - NR_SNAP threads named "fxt-snap-N" before the start sleep through
+ *     the trace: the start snapshot alone names them.
  * Then each test case checks one property of the archive, in particular
  * that the last kernel object record of every koid, the one Perfetto
  * applies, carries its final name (fxt-collect's trailer).
@@ -62,6 +64,8 @@
 #define LONG_EXEC_COMM	"true"
 #define NR_LONG_EXEC	200
 #define KFENCE_INTERVAL	"/sys/module/kfence/parameters/sample_interval"
+/* Threads asleep through the trace: only the start snapshot names them. */
+#define NR_SNAP		300
 
 static struct {
 	bool ran;			/* workload ran inside the trace */
@@ -87,6 +91,8 @@ static struct {
 	char kfence_first[256];
 	pid_t io_worker;		/* the io-wq worker, 0: none found */
 	char io_why[160];		/* why none */
+	pid_t snap[NR_SNAP];		/* asleep from before the start */
+	int nr_snap;			/* how many of them started */
 } R;
 
 static atomic_int go_rename;
@@ -438,8 +444,54 @@ static int workload(void)
 	return 0;
 }
 
+static int snap_pipe[2] = { -1, -1 };
+static atomic_int snap_ready;
+
+/* Named before the start, then asleep until the trace is over. */
+static void *snap_thread(void *arg)
+{
+	int n = (int)(long)arg;
+	char name[16], c;
+
+	snprintf(name, sizeof(name), "fxt-snap-%d", n);
+	prctl(PR_SET_NAME, name);
+	R.snap[n] = syscall(SYS_gettid);
+	atomic_fetch_add(&snap_ready, 1);
+	while (read(snap_pipe[0], &c, 1) < 0 && errno == EINTR)
+		;
+	return NULL;
+}
+
+/*
+ * NR_SNAP threads (more than one batch of the module's snapshot walk)
+ * that exist at the start and sleep through the trace. Return: how many
+ * started; their threads in *threads.
+ */
+static int snap_start(pthread_t *threads)
+{
+	int n;
+
+	if (pipe(snap_pipe))
+		return 0;
+	for (n = 0; n < NR_SNAP; n++)
+		if (pthread_create(&threads[n], NULL, snap_thread, (void *)(long)n))
+			break;
+	while (atomic_load(&snap_ready) < n)
+		usleep(1000);
+	return n;
+}
+
+static void snap_stop(pthread_t *threads, int n)
+{
+	close(snap_pipe[1]);		/* every read returns 0 */
+	for (int i = 0; i < n; i++)
+		pthread_join(threads[i], NULL);
+	close(snap_pipe[0]);
+}
+
 static void run(void)
 {
+	static pthread_t snap_threads[NR_SNAP];
 	char tool[PATH_MAX];
 	char *argv[] = { tool, "--check", R.coll.archive, NULL };
 	int ret;
@@ -451,16 +503,22 @@ static void run(void)
 		snprintf(R.why, sizeof(R.why), "needs root");
 		return;
 	}
-	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why)))
+	R.nr_snap = snap_start(snap_threads);
+	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why))) {
+		snap_stop(snap_threads, R.nr_snap);
 		return;
+	}
 	ret = workload();
 	if (ret) {
 		snprintf(R.why, sizeof(R.why), "workload: %s", strerror(-ret));
 		fs_collect_stop(&R.coll, R.why + strlen(R.why), 1);
+		snap_stop(snap_threads, R.nr_snap);
 		return;
 	}
 	R.ran = true;
-	if (fs_collect_stop(&R.coll, R.why, sizeof(R.why)))
+	ret = fs_collect_stop(&R.coll, R.why, sizeof(R.why));
+	snap_stop(snap_threads, R.nr_snap);
+	if (ret)
 		return;
 	ret = fs_load(R.coll.archive, &R.a);
 	if (ret) {
@@ -657,6 +715,30 @@ static void log_names(uint64_t koid)
 }
 
 /* (b) prctl(PR_SET_NAME) writes a thread record with the new name. */
+/*
+ * The start snapshot names every task that exists: the sleepers, which
+ * neither fork nor rename during the trace, are named by it alone. There
+ * are more of them than the module walks per RCU read-side section.
+ */
+TEST(snapshot_names_sleeping_threads)
+{
+	int missing = 0;
+
+	NEED_ARCHIVE();
+	ASSERT_EQ(NR_SNAP, R.nr_snap);
+	for (int n = 0; n < R.nr_snap; n++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "fxt-snap-%d", n);
+		if (!fs_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.snap[n], name) &&
+		    missing++ < 5) {
+			TH_LOG("thread %d: no thread record \"%s\"", R.snap[n], name);
+			log_names(R.snap[n]);
+		}
+	}
+	EXPECT_EQ(0, missing);
+}
+
 TEST(renamed_threads_have_new_name)
 {
 	NEED_ARCHIVE();

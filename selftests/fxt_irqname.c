@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxt_irqname - an interrupt handler's name is its text, not its address.
+ *
+ * A driver unloaded and another one loaded (or the same one, for another
+ * device) can put a different handler name at the address of the old one,
+ * on the same line. fxt caches each CPU's handler name strings; a cache
+ * keyed on the name's address would give the new handler the old name.
+ *
+ * Scenario, under fxt-collect -m streaming: the shared virtio-rng line of
+ * scripts/vm-run's guest, pinned to CPU 0, gets a second handler from the
+ * test module selftests/kmod/fxt_irqname_test.ko (built by `make module`
+ * for the same kernel as fxt.ko), named "fxtq-old"; /dev/hwrng is read so
+ * that the line fires; the module then removes its handler, writes
+ * "fxtq-new" into the same buffer and adds it again; /dev/hwrng is read
+ * again, and the handler removed. The module counts its handler's runs
+ * under each name, and the
+ * archive must hold exactly as many irq begin events named "fxtq-old" and
+ * "fxtq-new" (the tracepoint fires once per run).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fxtscan.h"
+#include "libfxt.h"
+
+#define NAME		"irqname"
+#define INSMOD		"/sbin/insmod"
+#define RMMOD		"/sbin/rmmod"
+#define MODNAME		"fxt_irqname_test"
+#define PARAMS		"/sys/module/" MODNAME "/parameters/"
+#define NR_RNG_READS	100
+#define MAX_PROV	256
+
+static struct {
+	bool ran, loaded;
+	char why[512];
+	struct fs_collector coll;
+	struct fs_archive a;
+	int irq;
+	char affinity[64];		/* the line's smp_affinity_list before */
+	bool pinned;
+	long calls[2];			/* the module's count, old and new name */
+	int reads[2];
+} R;
+
+static const char *const names[2] = { "fxtq-old", "fxtq-new" };
+
+/* The first line of /proc/interrupts with a virtio handler and a ", ". */
+static int find_shared_virtio_line(void)
+{
+	char line[512];
+	int irq = -1, v;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	while (irq < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, " %d:", &v) == 1 && strstr(line, ", ") &&
+		    strstr(line, "virtio"))
+			irq = v;
+	fclose(f);
+	return irq;
+}
+
+static int read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : n < 0 ? -errno : -EIO;
+}
+
+static int rng_reads(void)
+{
+	char buf[64];
+	int fd = open("/dev/hwrng", O_RDONLY | O_CLOEXEC), n = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (int i = 0; i < NR_RNG_READS; i++)
+		n += read(fd, buf, sizeof(buf)) > 0;
+	close(fd);
+	return n;
+}
+
+/* The test module next to this binary, built for the running kernel? */
+static int module_path(char *path, size_t size)
+{
+	char self[PATH_MAX], log[PATH_MAX], out[256] = "";
+	char *modinfo[] = { "/sbin/modinfo", "-F", "vermagic", path, NULL };
+	struct utsname u;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	size_t len;
+	FILE *f;
+
+	if (n < 0) {
+		snprintf(R.why, sizeof(R.why), "/proc/self/exe: %s",
+			 strerror(errno));
+		return -1;
+	}
+	self[n] = '\0';
+	*strrchr(self, '/') = '\0';
+	if (snprintf(path, size, "%s/kmod/" MODNAME ".ko", self) >= (int)size ||
+	    access(path, R_OK)) {
+		snprintf(R.why, sizeof(R.why), "%.300s: %s (make module)", path,
+			 strerror(errno));
+		return -1;
+	}
+	snprintf(log, sizeof(log), "%s/irqname-modinfo.log", col_tmpdir());
+	if (col_run(modinfo, log, 30)) {
+		snprintf(R.why, sizeof(R.why), "modinfo %.300s failed", path);
+		return -1;
+	}
+	f = fopen(log, "r");
+	if (f) {
+		if (!fgets(out, sizeof(out), f))
+			out[0] = '\0';
+		fclose(f);
+	}
+	uname(&u);
+	len = strlen(u.release);
+	if (strncmp(out, u.release, len) || out[len] != ' ') {
+		out[strcspn(out, " \n")] = '\0';
+		snprintf(R.why, sizeof(R.why),
+			 "%.200s is built for %.60s, running %.60s (make module KVER=%.60s)",
+			 path, out, u.release, u.release);
+		return -1;
+	}
+	return 0;
+}
+
+static void run(void)
+{
+	char *modprobe[] = { "/sbin/modprobe", "virtio_rng", NULL };
+	char *unload_rng[] = { "/sbin/modprobe", "-r", "virtio_rng", NULL };
+	char path[PATH_MAX], arg[32], log[PATH_MAX], file[96], buf[64];
+	char *insmod[] = { INSMOD, path, arg, NULL };
+	char *rmmod[] = { RMMOD, MODNAME, NULL };
+	bool rng_loaded, mod_loaded = false;
+	int ret = -1;
+
+	R.irq = -1;
+	if (geteuid()) {
+		snprintf(R.why, sizeof(R.why), "needs root");
+		return;
+	}
+	if (module_path(path, sizeof(path)))
+		return;
+	snprintf(log, sizeof(log), "%s/irqname-modprobe.log", col_tmpdir());
+	rng_loaded = access("/sys/module/virtio_rng", F_OK) &&
+		     col_run(modprobe, log, 60) == 0;
+	R.irq = find_shared_virtio_line();
+	if (R.irq < 0) {
+		snprintf(R.why, sizeof(R.why),
+			 "no virtio line with two handlers in /proc/interrupts "
+			 "(scripts/vm-run gives the guest one: virtio-rng x2)");
+		goto out;
+	}
+	/* One CPU sees both names: the one whose cache could confuse them. */
+	snprintf(file, sizeof(file), "/proc/irq/%d/smp_affinity_list", R.irq);
+	if (!read_file(file, R.affinity, sizeof(R.affinity)))
+		R.pinned = !write_file(file, "0");
+	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why)))
+		goto out;
+	snprintf(arg, sizeof(arg), "irq=%d", R.irq);
+	snprintf(log, sizeof(log), "%s/irqname-insmod.log", col_tmpdir());
+	if (col_run(insmod, log, 60)) {
+		snprintf(R.why, sizeof(R.why), "insmod %.300s %s failed", path, arg);
+		fs_collect_stop(&R.coll, buf, sizeof(buf));
+		goto out;
+	}
+	mod_loaded = true;
+	R.reads[0] = rng_reads();
+	if (write_file(PARAMS "swap", "1")) {
+		snprintf(R.why, sizeof(R.why), "writing " PARAMS "swap failed");
+		fs_collect_stop(&R.coll, buf, sizeof(buf));
+		goto out;
+	}
+	R.reads[1] = rng_reads();
+	/* The handler is gone before it is counted: no run left uncounted. */
+	if (write_file(PARAMS "remove", "1") ||
+	    read_file(PARAMS "calls", buf, sizeof(buf)) ||
+	    sscanf(buf, "%ld %ld", &R.calls[0], &R.calls[1]) != 2) {
+		snprintf(R.why, sizeof(R.why), "cannot remove the handler or read " PARAMS "calls");
+		fs_collect_stop(&R.coll, buf, sizeof(buf));
+		goto out;
+	}
+	snprintf(log, sizeof(log), "%s/irqname-rmmod.log", col_tmpdir());
+	mod_loaded = col_run(rmmod, log, 60) != 0;
+	if (mod_loaded) {
+		snprintf(R.why, sizeof(R.why), "rmmod " MODNAME " failed");
+		fs_collect_stop(&R.coll, buf, sizeof(buf));
+		goto out;
+	}
+	R.ran = true;
+	ret = fs_collect_stop(&R.coll, R.why, sizeof(R.why));
+out:
+	if (mod_loaded)
+		col_run(rmmod, log, 60);
+	if (R.pinned)
+		write_file(file, R.affinity);
+	if (rng_loaded)
+		col_run(unload_rng, log, 60);
+	if (!R.ran || ret)
+		return;
+	ret = fs_load(R.coll.archive, &R.a);
+	if (ret) {
+		snprintf(R.why, sizeof(R.why), "%.300s: %s", R.coll.archive,
+			 strerror(-ret));
+		return;
+	}
+	R.loaded = true;
+}
+
+/* irq begin events named name (on provider cpu, or any when cpu < 0). */
+static long begins_named(const char *name, int cpu)
+{
+	long n = 0;
+
+	for (size_t i = 0; i < R.a.nev; i++) {
+		const struct fs_event *e = &R.a.ev[i];
+
+		n += e->event_type == FXT_EVENT_DURATION_BEGIN &&
+		     !strcmp(e->category, "irq") && !strcmp(e->name, name) &&
+		     (cpu < 0 || (int)e->provider == cpu);
+	}
+	return n;
+}
+
+#define NEED_ARCHIVE() do {						\
+	if (!R.loaded)							\
+		SKIP(return, "no archive: %s", R.why);			\
+} while (0)
+
+TEST(scenario_ran)
+{
+	ASSERT_TRUE(R.ran && R.loaded) TH_LOG("%s", R.why);
+}
+
+TEST(archive_complete)
+{
+	NEED_ARCHIVE();
+	EXPECT_STREQ("", R.a.error);
+	EXPECT_EQ(0, R.a.malformed);
+	ASSERT_EQ(0, R.a.buffer_full) TH_LOG("records were dropped");
+}
+
+/* The scenario did what it is for: the handler ran under both names. */
+TEST(both_names_ran)
+{
+	NEED_ARCHIVE();
+	ASSERT_LT(0, R.calls[0]);
+	ASSERT_LT(0, R.calls[1]);
+}
+
+TEST(old_name_events_match_old_handler_runs)
+{
+	NEED_ARCHIVE();
+	EXPECT_EQ(R.calls[0], begins_named(names[0], -1));
+}
+
+TEST(new_name_events_match_new_handler_runs)
+{
+	NEED_ARCHIVE();
+	EXPECT_EQ(R.calls[1], begins_named(names[1], -1))
+		TH_LOG("the new handler's events were named \"%s\"?", names[0]);
+}
+
+int main(int argc, char **argv)
+{
+	run();
+	if (R.loaded) {
+		printf("# %s: %zu events; irq %d (pinned to CPU 0: %s), reads %d/%d\n",
+		       R.coll.archive, R.a.nev, R.irq, R.pinned ? "yes" : "no",
+		       R.reads[0], R.reads[1]);
+		printf("# handler runs: %ld as %s, %ld as %s; begin events: %ld, %ld\n",
+		       R.calls[0], names[0], R.calls[1], names[1],
+		       begins_named(names[0], -1), begins_named(names[1], -1));
+	} else {
+		printf("# scenario: %s\n", R.why);
+	}
+	fflush(stdout);
+	return test_harness_run(argc, argv);
+}
