@@ -12,6 +12,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
+#include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -74,11 +75,20 @@ void fxt_kvfree(void *p, size_t bytes)
  * fxt_vmalloc_user() - vmalloc_user(), counted
  * @bytes: the size
  *
+ * A request for more than half the memory available now is refused
+ * without trying: vmalloc would warn with a call trace (a splat any
+ * caller of INITIALIZE could provoke) or wake the OOM killer on the way
+ * to failing, and a tracer must not take a machine's last memory.
+ *
  * Return: the zeroed area, mappable to user space, or NULL.
  */
 void *fxt_vmalloc_user(unsigned long bytes)
 {
-	void *p = vmalloc_user(bytes);
+	void *p;
+
+	if (bytes > (si_mem_available() << PAGE_SHIFT) / 2)
+		return NULL;
+	p = vmalloc_user(bytes);
 
 	if (p)
 		fxt_mem_account(bytes);

@@ -25,7 +25,8 @@
 /*
  * Expected errnos of the error paths, all in this one table: it mirrors the
  * "Errors" table of Documentation/abi.rst, row for row where a row can be
- * provoked without a collector or a failing allocation.
+ * provoked without a collector (out of memory: more than half of what the
+ * guest has available, 1 GiB per possible CPU).
  */
 enum err_case {
 	ERR_OPEN_NO_CAP,
@@ -37,6 +38,7 @@ enum err_case {
 	ERR_INIT_SIZE_SMALL,
 	ERR_INIT_SIZE_UNALIGNED,
 	ERR_INIT_BAD_DURABLE,
+	ERR_INIT_NO_MEMORY,
 	ERR_START_BEFORE_INIT,
 	ERR_START_TWICE,
 	ERR_START_BAD_DISPOSITION,
@@ -76,6 +78,7 @@ static const struct {
 	[ERR_INIT_SIZE_SMALL]	    = { "INITIALIZE below FXT_BUFFER_SIZE_MIN",		EINVAL },
 	[ERR_INIT_SIZE_UNALIGNED]   = { "INITIALIZE with a size not page-aligned",	EINVAL },
 	[ERR_INIT_BAD_DURABLE]	    = { "INITIALIZE with durable_size > buffer_size",	EINVAL },
+	[ERR_INIT_NO_MEMORY]	    = { "INITIALIZE beyond half the available memory",	ENOMEM },
 	[ERR_START_BEFORE_INIT]	    = { "START in READY",				EBADFD },
 	[ERR_START_TWICE]	    = { "START in STARTED",				EALREADY },
 	[ERR_START_BAD_DISPOSITION] = { "START with disposition 0",			EINVAL },
@@ -806,6 +809,7 @@ ERRPATH(init_reserved, ERR_INIT_RESERVED);
 ERRPATH(init_size_small, ERR_INIT_SIZE_SMALL);
 ERRPATH(init_size_unaligned, ERR_INIT_SIZE_UNALIGNED);
 ERRPATH(init_bad_durable, ERR_INIT_BAD_DURABLE);
+ERRPATH(init_no_memory, ERR_INIT_NO_MEMORY);
 ERRPATH(start_before_init, ERR_START_BEFORE_INIT);
 ERRPATH(start_twice, ERR_START_TWICE);
 ERRPATH(start_bad_disposition, ERR_START_BAD_DISPOSITION);
@@ -885,6 +889,22 @@ static int init_and_map(FIXTURE_DATA(errpath) *self, struct fxt_layout *l)
 	return 0;
 }
 
+/* MemAvailable of /proc/meminfo in bytes, 0 if unknown. */
+static uint64_t mem_available(void)
+{
+	unsigned long long kb = 0;
+	char line[256];
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}
+
 TEST_F(errpath, fails)
 {
 	int fd = self->fd, ret = 0;
@@ -939,6 +959,17 @@ TEST_F(errpath, fails)
 		cfg.durable_size = 2 * BUF_SIZE;
 		ret = ioctl(fd, FXT_IOC_INITIALIZE, &cfg) ? -errno : 0;
 		break;
+	case ERR_INIT_NO_MEMORY: {
+		uint64_t avail = mem_available();
+		long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+
+		/* the guest (scripts/vm-run) has too little for this to fit */
+		ASSERT_LT(avail / 2, (uint64_t)FXT_BUFFER_SIZE_MAX * ncpus)
+			TH_LOG("MemAvailable %llu bytes, %ld CPUs",
+			       (unsigned long long)avail, ncpus);
+		ret = fxt_init(fd, FXT_MODE_STREAMING, FXT_BUFFER_SIZE_MAX);
+		break;
+	}
 	case ERR_START_BEFORE_INIT:
 		ret = fxt_start(fd);
 		break;

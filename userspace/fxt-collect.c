@@ -733,6 +733,8 @@ int main(int argc, char **argv)
 		die("initialize (buffer %" PRIu64 " bytes per CPU): %s%s",
 		    c.buffer_size, strerror(errno),
 		    errno == EINVAL ? " (size: 64K..1G, a multiple of the page size)" :
+		    errno == ENOMEM ? " (the module takes at most half the memory available"
+				      " for all possible CPUs' buffers: a smaller -b)" :
 		    errno == ENOTTY ? ABI_MISMATCH_HINT : "");
 	if (ioctl(c.fd, FXT_IOC_GET_LAYOUT, &c.layout))
 		die("layout: %s", strerror(errno));
