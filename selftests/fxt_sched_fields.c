@@ -44,6 +44,7 @@
 
 #include "kselftest_harness.h"
 #include "fxtscan.h"
+#include "oracle.h"
 #include "libfxt.h"
 
 #define NAME		"sched-fields"
@@ -105,6 +106,8 @@ static struct {
 	char hotplug_why[160];
 	pid_t stopped;		/* a child stopped by SIGSTOP, 0: none */
 	char stopped_why[160];
+	uint64_t joined;	/* threads of this process that exited */
+	uint64_t final_switches;	/* the oracle's TASK_DEAD switches */
 } R;
 
 /* A child that waits in pause(), is stopped by SIGSTOP, then killed. */
@@ -222,10 +225,12 @@ static const char *run_pi_pair(void)
 	if (pthread_create(&waiter, NULL, pi_waiter_main, NULL)) {
 		sem_post(&PI.locked);
 		pthread_join(holder, NULL);
+		R.joined++;
 		return "pthread_create";
 	}
 	pthread_join(waiter, NULL);
 	pthread_join(holder, NULL);
+	R.joined += 2;
 	return NULL;
 }
 
@@ -286,14 +291,25 @@ static void run(void)
 	pthread_t th[NR_T];
 	char tool[PATH_MAX];
 	char *argv[] = { tool, "--csv", R.coll.archive, NULL };
+	struct oracle *o;
+	double end;
 	int ret;
 
 	if (geteuid()) {
 		snprintf(R.why, sizeof(R.why), "needs root");
 		return;
 	}
-	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why)))
+	/* Counts the final switches of this process's threads (not main's). */
+	o = oracle_open(getpid(), gettid());
+	if (!o || oracle_start(o)) {
+		snprintf(R.why, sizeof(R.why), "oracle: %s", strerror(errno));
+		oracle_close(o);
 		return;
+	}
+	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why))) {
+		oracle_close(o);
+		return;
+	}
 	for (int i = 0; i < NR_T; i++) {
 		R.w[i].idx = i;
 		ret = pthread_create(&th[i], NULL, worker_main, &R.w[i]);
@@ -301,11 +317,13 @@ static void run(void)
 			snprintf(R.why, sizeof(R.why), "pthread_create: %s",
 				 strerror(ret));
 			fs_collect_stop(&R.coll, R.why + strlen(R.why), 1);
+			oracle_close(o);
 			return;
 		}
 	}
 	for (int i = 0; i < NR_T; i++)
 		pthread_join(th[i], NULL);
+	R.joined += NR_T;
 	pi_why = run_pi_pair();
 	if (pi_why && !PI.err)
 		PI.err = EAGAIN;
@@ -313,7 +331,15 @@ static void run(void)
 		snprintf(R.why, sizeof(R.why), "%s", pi_why);
 	stop_a_child();
 	cpu_cycle();
-	usleep(20000);	/* the threads' final switches */
+	/*
+	 * The threads' final switches: pthread_join() returns, and their
+	 * /proc entries go, before their last schedule(); the oracle sees it.
+	 */
+	end = col_now() + 10;
+	while (oracle_exits(o, -1) < R.joined && col_now() < end)
+		usleep(1000);
+	R.final_switches = oracle_exits(o, -1);
+	oracle_close(o);
 	R.ran = true;
 	if (fs_collect_stop(&R.coll, R.why, sizeof(R.why)))
 		return;
@@ -525,6 +551,16 @@ TEST(stopped_child_leaves_suspended)
 	EXPECT_EQ(1, suspended)
 		TH_LOG("child %d: %llu switches out as suspended", R.stopped,
 		       (unsigned long long)suspended);
+}
+
+/* Every thread's final switch happened before the collector stopped. */
+TEST(final_switches_before_stop)
+{
+	NEED_ARCHIVE();
+	EXPECT_EQ(R.joined, R.final_switches)
+		TH_LOG("%llu threads exited, the oracle saw %llu final switches in 10 s",
+		       (unsigned long long)R.joined,
+		       (unsigned long long)R.final_switches);
 }
 
 /* The last switch out of an exited thread is dying (4) or dead (5). */
