@@ -110,10 +110,46 @@ static struct {
 	uint64_t final_switches;	/* the oracle's TASK_DEAD switches */
 } R;
 
+/* pid's voluntary_ctxt_switches, -1 if unreadable. */
+static long nvcsw(pid_t pid)
+{
+	char path[64], line[128];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/*
+ * Wait (5 s at most) until pid made at least n voluntary switches; return
+ * the count then (less than n on a timeout). The count goes up in
+ * __schedule() after the outgoing state was taken, just before the
+ * sched_switch tracepoint, with the run queue locked: a signal sent
+ * afterwards changes nothing the switch record says.
+ */
+static long wait_nvcsw(pid_t pid, long n)
+{
+	double end = col_now() + 5;
+	long v;
+
+	while ((v = nvcsw(pid)) < n && col_now() < end)
+		usleep(1000);
+	return v;
+}
+
 /* A child that waits in pause(), is stopped by SIGSTOP, then killed. */
 static void stop_a_child(void)
 {
 	int status;
+	long n;
 	pid_t pid = fork();
 
 	if (pid < 0) {
@@ -124,10 +160,20 @@ static void stop_a_child(void)
 		for (;;)
 			pause();
 	}
-	usleep(10000);
-	if (kill(pid, SIGSTOP) || waitpid(pid, &status, WUNTRACED) != pid ||
-	    !WIFSTOPPED(status))
+	/*
+	 * Its first voluntary switch is into pause(); the next, after SIGSTOP,
+	 * is the one out as stopped. waitpid() returns before that one (the
+	 * parent is told first), and a SIGKILL sent before it makes the child
+	 * leave running instead: wait for the switch, not for some time.
+	 */
+	n = wait_nvcsw(pid, 1);
+	if (n < 1)
+		snprintf(R.stopped_why, sizeof(R.stopped_why), "it never blocked in pause()");
+	else if (kill(pid, SIGSTOP) || waitpid(pid, &status, WUNTRACED) != pid ||
+		 !WIFSTOPPED(status))
 		snprintf(R.stopped_why, sizeof(R.stopped_why), "SIGSTOP did not stop it");
+	else if (wait_nvcsw(pid, n + 1) < n + 1)
+		snprintf(R.stopped_why, sizeof(R.stopped_why), "it never switched out stopped");
 	else
 		R.stopped = pid;
 	kill(pid, SIGKILL);
