@@ -17,7 +17,8 @@
  * munmap. The module stays loaded (run-all unloads it).
  *
  * Environment: FXT_FAULT_ITERS (random early kills, default 6),
- * FXT_FAULT_SEED (default: time).
+ * FXT_FAULT_SEED (default: from the time; printed, so that a failure can be
+ * replayed: the kill delays follow from it).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -248,12 +249,15 @@ TEST_F_TIMEOUT(f, kill_at_started_line, 240)
 TEST_F_TIMEOUT(f, kill_during_initialization, 240)
 {
 	unsigned long iters = col_env_ulong("FXT_FAULT_ITERS", 6);
-	unsigned int seed = col_env_ulong("FXT_FAULT_SEED", 0);
+	unsigned long seed;
 	int status;
 
-	if (!seed)
-		seed = time(NULL) ^ getpid();
-	printf("# seed %u (FXT_FAULT_SEED)\n", seed);
+	ASSERT_TRUE(col_env_seed("FXT_FAULT_SEED", UINT_MAX, &seed))
+		TH_LOG("FXT_FAULT_SEED=%s is not a seed <= %u",
+		       getenv("FXT_FAULT_SEED"), UINT_MAX);
+	printf("# seed %lu (replay: FXT_FAULT_SEED=%lu FXT_FAULT_ITERS=%lu)\n",
+	       seed, seed, iters);
+	fflush(stdout);
 	srand(seed);
 	paths("init");
 	for (unsigned long i = 0; i < iters; i++) {
@@ -263,8 +267,10 @@ TEST_F_TIMEOUT(f, kill_during_initialization, 240)
 		ASSERT_LT(0, pid);
 		usleep(us);
 		ASSERT_TRUE(kill_bounded(_metadata, pid, &status));
-		EXPECT_STREQ("", device_free()) TH_LOG("killed after %u us", us);
-		EXPECT_TRUE(partial_ok(_metadata, true)) TH_LOG("killed after %u us", us);
+		EXPECT_STREQ("", device_free())
+			TH_LOG("killed after %u us (seed %lu, kill %lu)", us, seed, i);
+		EXPECT_TRUE(partial_ok(_metadata, true))
+			TH_LOG("killed after %u us (seed %lu, kill %lu)", us, seed, i);
 	}
 	EXPECT_TRUE(next_session_ok(_metadata));
 }

@@ -17,11 +17,15 @@
  *
  * Environment: FXT_FUZZ_OPS (total operations, default 100000, the least the
  * hardening issue asks for; 62-90 s under TCG with 2 vCPUs),
- * FXT_FUZZ_SEED (default: time), FXT_FUZZ_THREADS (default 4),
+ * FXT_FUZZ_SEED (default: from the time; printed, so that a failure can be
+ * replayed: each thread's calls follow from it, their interleaving is the
+ * scheduler's, so FXT_FUZZ_THREADS=1 replays exactly), FXT_FUZZ_THREADS
+ * (default 4),
  * FXT_FUZZ_SECONDS (watchdog, default 150).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -563,17 +567,20 @@ TEST_F_TIMEOUT(fz, random_ops, 600)
 	unsigned long nops = col_env_ulong("FXT_FUZZ_OPS", 100000);
 	unsigned long nthreads = col_env_ulong("FXT_FUZZ_THREADS", 4);
 	unsigned long secs = col_env_ulong("FXT_FUZZ_SECONDS", 150);
-	uint64_t seed = col_env_ulong("FXT_FUZZ_SEED", 0);
+	unsigned long seed_env;
+	uint64_t seed;
 	struct worker w[MAX_THREADS];
 	long vm0, vm1, free0, free1, slab0, slab1, mem0;
 	double t0;
 
-	if (!seed)
-		seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+	ASSERT_TRUE(col_env_seed("FXT_FUZZ_SEED", ULONG_MAX, &seed_env))
+		TH_LOG("FXT_FUZZ_SEED=%s is not a seed", getenv("FXT_FUZZ_SEED"));
+	seed = seed_env;
 	if (nthreads < 1 || nthreads > MAX_THREADS)
 		nthreads = 4;
-	printf("# fuzz: seed %llu (FXT_FUZZ_SEED), %lu ops, %lu threads, watchdog %lu s\n",
-	       (unsigned long long)seed, nops, nthreads, secs);
+	printf("# fuzz: seed %llu, %lu ops, %lu threads, watchdog %lu s (replay: FXT_FUZZ_SEED=%llu FXT_FUZZ_THREADS=%lu)\n",
+	       (unsigned long long)seed, nops, nthreads, secs,
+	       (unsigned long long)seed, nthreads);
 	fflush(stdout);
 
 	/* Warm up (first-use allocations), then the baseline. */
@@ -637,12 +644,14 @@ TEST_F_TIMEOUT(fz, random_ops, 600)
 	       vm0, vm1, slab0, slab1, free0, free1, ft_module_refcnt());
 	fflush(stdout);
 	EXPECT_EQ(0, atomic_load(&errs[0]))
-		TH_LOG("%lu undocumented errnos, last: op %lu, %s",
+		TH_LOG("%lu undocumented errnos, last: op %lu, %s (seed %llu)",
 		       atomic_load(&errs[0]), atomic_load(&last_bad_op),
-		       strerror(atomic_load(&last_bad_errno)));
+		       strerror(atomic_load(&last_bad_errno)),
+		       (unsigned long long)seed_env);
 	EXPECT_EQ(0, atomic_load(&accepted_invalid))
-		TH_LOG("%lu calls succeeded with arguments abi.rst rejects, last: op %lu",
-		       atomic_load(&accepted_invalid), atomic_load(&last_invalid_op));
+		TH_LOG("%lu calls succeeded with arguments abi.rst rejects, last: op %lu (seed %llu)",
+		       atomic_load(&accepted_invalid), atomic_load(&last_invalid_op),
+		       (unsigned long long)seed_env);
 	EXPECT_EQ(nops, atomic_load(&ops_done));
 	/* Tolerance below one leaked session (64 KiB per CPU). */
 	EXPECT_GE(vm0 + 60, vm1) TH_LOG("VmallocUsed grew by %ld kB", vm1 - vm0);

@@ -21,11 +21,13 @@
  *
  * Environment: FXT_HOTPLUG_DELAY_MS (pause after each toggle, default 30),
  * FXT_PINGPONG_N (default here 50000), FXT_COLLECT_ARGS (default
- * "-c sched"), FXT_HOTPLUG_STOP_ROUNDS (default 50), and the knobs of
- * lib/pingpong.h.
+ * "-c sched"), FXT_HOTPLUG_STOP_ROUNDS (default 50), FXT_HOTPLUG_SEED (the
+ * unplug delays of stop_while_cpu_offline; default from the time, printed
+ * for a replay), and the knobs of lib/pingpong.h.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -246,9 +248,15 @@ TEST_F_TIMEOUT(offline, stop_while_cpu_offline, 180)
 	long rounds = col_env_ulong("FXT_HOTPLUG_STOP_ROUNDS", 50), done = 0;
 	int pp[2][2], stuck_round = -1, stop_err = 0;
 	pid_t kids[2] = { -1, -1 };
+	unsigned long seed;
 	pthread_t reader;
 	char b = 0;
 
+	ASSERT_TRUE(col_env_seed("FXT_HOTPLUG_SEED", UINT_MAX, &seed))
+		TH_LOG("FXT_HOTPLUG_SEED=%s is not a seed <= %u",
+		       getenv("FXT_HOTPLUG_SEED"), UINT_MAX);
+	printf("# seed %lu (replay: FXT_HOTPLUG_SEED=%lu)\n", seed, seed);
+	fflush(stdout);
 	ASSERT_LT(1, ncpus) TH_LOG("one CPU: nothing to unplug (vm-run --smp >= 2)");
 	so_fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, so_fd) TH_LOG("open: %s", strerror(errno));
@@ -269,7 +277,7 @@ TEST_F_TIMEOUT(offline, stop_while_cpu_offline, 180)
 		}
 	}
 	ASSERT_EQ(0, pthread_create(&reader, NULL, so_reader, NULL));
-	srand(getpid());
+	srand(seed);	/* the unplug delays */
 	for (done = 0; done < rounds; done++) {
 		pthread_t st;
 

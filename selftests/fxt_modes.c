@@ -66,6 +66,7 @@
 #include "fm_util.h"
 #include "fxtscan.h"
 #include "libfxt.h"
+#include "oracle.h"
 #include "swlog.h"
 
 static const char *tmpdir(void)
@@ -1036,6 +1037,39 @@ static void renamer_newest(struct two_windows *t, const char *path)
 }
 
 /* Switches in the log with prev or next one of tids[2], all CPUs. */
+/*
+ * Wait (10 s at most) until the oracle counted n final switches (TASK_DEAD)
+ * of this process's threads: pthread_join() returns, and the thread's
+ * /proc entry goes, before its last schedule(). On a timeout, say so; the
+ * comparisons that needed the switches then fail on their own.
+ */
+static void wait_final_switches(struct oracle *o, uint64_t n, const char *what)
+{
+	double end = col_now() + 10;
+
+	while (oracle_exits(o, -1) < n) {
+		if (col_now() > end) {
+			printf("# %s: %llu of %llu final switches seen in 10 s\n",
+			       what, (unsigned long long)oracle_exits(o, -1),
+			       (unsigned long long)n);
+			return;
+		}
+		usleep(1000);
+	}
+}
+
+/* The oracle of this process's threads but the main one (the scenarios'). */
+static struct oracle *exits_oracle(void)
+{
+	struct oracle *o = oracle_open(getpid(), gettid());
+
+	if (o && oracle_start(o)) {
+		oracle_close(o);
+		return NULL;
+	}
+	return o;
+}
+
 static uint64_t log_count(const struct swlog *l, const pid_t tids[2])
 {
 	uint64_t n = 0;
@@ -1062,16 +1096,23 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 {
 	char path[PATH_MAX];
 	uint64_t tids[2];
+	struct oracle *o;
 	struct dev d;
 	int err;
 
 	struct swlog *l;
 
 	snprintf(path, sizeof(path), "%s/%s.fxt", tmpdir(), name);
+	o = exits_oracle();
+	if (!o) {
+		snprintf(t->why, sizeof(t->why), "oracle: %s", strerror(errno));
+		return;
+	}
 	l = swlog_open(1u << 24);
 	if (!l || swlog_start(l)) {
 		snprintf(t->why, sizeof(t->why), "switch log: %s", strerror(errno));
 		swlog_close(l);
+		oracle_close(o);
 		return;
 	}
 	err = dev_init(&d, mode, 2 << 20, 0, FXT_CAT_SCHED);
@@ -1080,6 +1121,7 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 			 d.opened ? "initialize" : "open", strerror(-err));
 		t->failed = d.opened;
 		swlog_close(l);
+		oracle_close(o);
 		return;
 	}
 	pthread_t rn;
@@ -1089,15 +1131,16 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 		t->failed = true;
 		dev_close(&d);
 		swlog_close(l);
+		oracle_close(o);
 		return;
 	}
 	renamer_step(t, 0);
-	/* Each pair lives and dies (final switch: the usleep) inside its window. */
+	/* Each pair lives and dies (final switch: the wait) inside its window. */
 	err = dev_start(&d, FXT_START_CLEAR_ENTIRE);
 	renamer_step(t, 1);		/* renamed while traced */
 	if (!err)
 		err = fm_pingpong(300, -1, -1, t->a);
-	usleep(50000);
+	wait_final_switches(o, 2, name);
 	if (!err)
 		err = dev_stop(&d, 0);
 	renamer_step(t, 2);		/* renamed while stopped */
@@ -1105,7 +1148,7 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 		err = dev_start(&d, second);
 	if (!err)
 		err = fm_pingpong(300, -1, -1, t->b);
-	usleep(50000);
+	wait_final_switches(o, 4, name);
 	if (!err)
 		err = dev_stop(&d, FXT_STOP_WRITE_RESULTS);
 	if (!err)
@@ -1118,6 +1161,7 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 	t->log_b = log_count(l, t->b);
 	t->log_lost = swlog_lost(l) + swlog_misses(l);
 	swlog_close(l);
+	oracle_close(o);
 	if (err) {
 		snprintf(t->why, sizeof(t->why), "%s", strerror(-err));
 		t->failed = true;
@@ -1643,14 +1687,21 @@ static void run_oneshot_full(void)
 {
 	const char *extra[] = { "-b", "64K", "-c", "sched", NULL };
 	uint64_t tids[2];
+	struct oracle *o;
 	struct swlog *l;
 	pid_t pid;
 
 	crun_paths(&OSF, "modes-oneshot-full");
+	o = exits_oracle();
+	if (!o) {
+		snprintf(OSF.why, sizeof(OSF.why), "oracle: %s", strerror(errno));
+		return;
+	}
 	l = swlog_open(1u << 24);
 	if (!l || swlog_start(l)) {
 		snprintf(OSF.why, sizeof(OSF.why), "switch log: %s", strerror(errno));
 		swlog_close(l);
+		oracle_close(o);
 		return;
 	}
 	pid = fm_collect_start(OSF.archive, "oneshot", extra, OSF.log, OSF.why,
@@ -1659,7 +1710,8 @@ static void run_oneshot_full(void)
 		/* ~80000 switches of ~16 bytes: 20 times what 64K holds. */
 		if (fm_pingpong(20000, -1, -1, OSF_T))
 			printf("# oneshot full: ping-pong failed\n");
-		usleep(50000);
+		/* Every switch of the pair while the trace ran: log <= kept + dropped. */
+		wait_final_switches(o, 2, "oneshot full");
 		tids[0] = OSF_T[0], tids[1] = OSF_T[1];
 		crun_finish(&OSF, pid, tids, 2);
 	}
@@ -1667,6 +1719,7 @@ static void run_oneshot_full(void)
 	OSF_LOG = log_count(l, OSF_T);
 	OSF_LOST = swlog_lost(l) + swlog_misses(l);
 	swlog_close(l);
+	oracle_close(o);
 	crun_print("oneshot full", &OSF);
 }
 

@@ -44,6 +44,7 @@
 
 #include "kselftest_harness.h"
 #include "fxtscan.h"
+#include "oracle.h"
 #include "libfxt.h"
 
 #define NAME		"sched-fields"
@@ -105,12 +106,50 @@ static struct {
 	char hotplug_why[160];
 	pid_t stopped;		/* a child stopped by SIGSTOP, 0: none */
 	char stopped_why[160];
+	uint64_t joined;	/* threads of this process that exited */
+	uint64_t final_switches;	/* the oracle's TASK_DEAD switches */
 } R;
+
+/* pid's voluntary_ctxt_switches, -1 if unreadable. */
+static long nvcsw(pid_t pid)
+{
+	char path[64], line[128];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/*
+ * Wait (5 s at most) until pid made at least n voluntary switches; return
+ * the count then (less than n on a timeout). The count goes up in
+ * __schedule() after the outgoing state was taken, just before the
+ * sched_switch tracepoint, with the run queue locked: a signal sent
+ * afterwards changes nothing the switch record says.
+ */
+static long wait_nvcsw(pid_t pid, long n)
+{
+	double end = col_now() + 5;
+	long v;
+
+	while ((v = nvcsw(pid)) < n && col_now() < end)
+		usleep(1000);
+	return v;
+}
 
 /* A child that waits in pause(), is stopped by SIGSTOP, then killed. */
 static void stop_a_child(void)
 {
 	int status;
+	long n;
 	pid_t pid = fork();
 
 	if (pid < 0) {
@@ -121,10 +160,20 @@ static void stop_a_child(void)
 		for (;;)
 			pause();
 	}
-	usleep(10000);
-	if (kill(pid, SIGSTOP) || waitpid(pid, &status, WUNTRACED) != pid ||
-	    !WIFSTOPPED(status))
+	/*
+	 * Its first voluntary switch is into pause(); the next, after SIGSTOP,
+	 * is the one out as stopped. waitpid() returns before that one (the
+	 * parent is told first), and a SIGKILL sent before it makes the child
+	 * leave running instead: wait for the switch, not for some time.
+	 */
+	n = wait_nvcsw(pid, 1);
+	if (n < 1)
+		snprintf(R.stopped_why, sizeof(R.stopped_why), "it never blocked in pause()");
+	else if (kill(pid, SIGSTOP) || waitpid(pid, &status, WUNTRACED) != pid ||
+		 !WIFSTOPPED(status))
 		snprintf(R.stopped_why, sizeof(R.stopped_why), "SIGSTOP did not stop it");
+	else if (wait_nvcsw(pid, n + 1) < n + 1)
+		snprintf(R.stopped_why, sizeof(R.stopped_why), "it never switched out stopped");
 	else
 		R.stopped = pid;
 	kill(pid, SIGKILL);
@@ -222,10 +271,12 @@ static const char *run_pi_pair(void)
 	if (pthread_create(&waiter, NULL, pi_waiter_main, NULL)) {
 		sem_post(&PI.locked);
 		pthread_join(holder, NULL);
+		R.joined++;
 		return "pthread_create";
 	}
 	pthread_join(waiter, NULL);
 	pthread_join(holder, NULL);
+	R.joined += 2;
 	return NULL;
 }
 
@@ -286,14 +337,25 @@ static void run(void)
 	pthread_t th[NR_T];
 	char tool[PATH_MAX];
 	char *argv[] = { tool, "--csv", R.coll.archive, NULL };
+	struct oracle *o;
+	double end;
 	int ret;
 
 	if (geteuid()) {
 		snprintf(R.why, sizeof(R.why), "needs root");
 		return;
 	}
-	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why)))
+	/* Counts the final switches of this process's threads (not main's). */
+	o = oracle_open(getpid(), gettid());
+	if (!o || oracle_start(o)) {
+		snprintf(R.why, sizeof(R.why), "oracle: %s", strerror(errno));
+		oracle_close(o);
 		return;
+	}
+	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why))) {
+		oracle_close(o);
+		return;
+	}
 	for (int i = 0; i < NR_T; i++) {
 		R.w[i].idx = i;
 		ret = pthread_create(&th[i], NULL, worker_main, &R.w[i]);
@@ -301,11 +363,13 @@ static void run(void)
 			snprintf(R.why, sizeof(R.why), "pthread_create: %s",
 				 strerror(ret));
 			fs_collect_stop(&R.coll, R.why + strlen(R.why), 1);
+			oracle_close(o);
 			return;
 		}
 	}
 	for (int i = 0; i < NR_T; i++)
 		pthread_join(th[i], NULL);
+	R.joined += NR_T;
 	pi_why = run_pi_pair();
 	if (pi_why && !PI.err)
 		PI.err = EAGAIN;
@@ -313,7 +377,15 @@ static void run(void)
 		snprintf(R.why, sizeof(R.why), "%s", pi_why);
 	stop_a_child();
 	cpu_cycle();
-	usleep(20000);	/* the threads' final switches */
+	/*
+	 * The threads' final switches: pthread_join() returns, and their
+	 * /proc entries go, before their last schedule(); the oracle sees it.
+	 */
+	end = col_now() + 10;
+	while (oracle_exits(o, -1) < R.joined && col_now() < end)
+		usleep(1000);
+	R.final_switches = oracle_exits(o, -1);
+	oracle_close(o);
 	R.ran = true;
 	if (fs_collect_stop(&R.coll, R.why, sizeof(R.why)))
 		return;
@@ -525,6 +597,16 @@ TEST(stopped_child_leaves_suspended)
 	EXPECT_EQ(1, suspended)
 		TH_LOG("child %d: %llu switches out as suspended", R.stopped,
 		       (unsigned long long)suspended);
+}
+
+/* Every thread's final switch happened before the collector stopped. */
+TEST(final_switches_before_stop)
+{
+	NEED_ARCHIVE();
+	EXPECT_EQ(R.joined, R.final_switches)
+		TH_LOG("%llu threads exited, the oracle saw %llu final switches in 10 s",
+		       (unsigned long long)R.joined,
+		       (unsigned long long)R.final_switches);
 }
 
 /* The last switch out of an exited thread is dying (4) or dead (5). */

@@ -11,10 +11,24 @@
  *     collector's own fxt/dropped counter events (streaming mode saves
  *     everything that was written);
  *   - the last fxt/dropped counter of that CPU equals dropped + d.dropped
- *     (no counter at all when both are 0).
+ *     (no counter at all when both are 0);
+ *   - against the event log (oracle/evlog.h, BPF programs on the same
+ *     tracepoints, attached before the collector starts and detached after
+ *     it exits), for each class of record, wakeups, hard interrupts (device
+ *     handlers and x86 vectors) and softirqs: the window is the class's
+ *     first and last record on that CPU, each found in the log by content
+ *     (kind and number) and nearest timestamp (the same CLOCK_BOOTTIME
+ *     clock); within it the archive's records are the log's in the same
+ *     order, every one of them when the CPU dropped nothing, else a
+ *     subsequence that misses no more than the CPU's drop counter says.
  *
- * A small buffer (FXT_STRESS_BUFFER, default 64K) makes the hand-shake
- * busy and lets drops happen. FXT_STRESS_SECONDS sets its length (default 180: "several minutes").
+ * sustained_all_categories: a small buffer (FXT_STRESS_BUFFER, default 64K)
+ * makes the hand-shake busy and lets drops happen; FXT_STRESS_SECONDS sets
+ * its length (default 180: "several minutes").
+ * exact_wakeups_interrupts: the same load with a buffer large enough that
+ * nothing may be dropped (FXT_STRESS_EXACT_BUFFER, default 8M, for
+ * FXT_STRESS_EXACT_SECONDS, default 30), so that the log's count is
+ * demanded for every class on every CPU.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,16 +45,48 @@
 
 #include <linux/fxt.h>
 
+#include "evlog.h"
 #include "ft_util.h"
 #include "libfxt.h"
 #include "kselftest_harness.h"
+
+/* The archive's records of one class on one CPU, as evlog entries. */
+struct arc_seq {
+	struct evlog_entry *e;
+	size_t n, cap;
+};
 
 struct arc_acct {
 	uint64_t rolling[FT_MAX_CPUS];		/* type 4 + 8, counters excluded */
 	uint64_t last_dropped[FT_MAX_CPUS];	/* last fxt/dropped value */
 	bool have_dropped[FT_MAX_CPUS];
 	uint64_t counters, diags, records;
+	struct arc_seq seq[FT_MAX_CPUS][EVLOG_NR_CLASSES];
 };
+
+static int seq_add(struct arc_seq *s, uint64_t ts, uint32_t kind,
+		   uint32_t what)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 4096;
+		struct evlog_entry *e = realloc(s->e, cap * sizeof(*e));
+
+		if (!e)
+			return -1;
+		s->e = e;
+		s->cap = cap;
+	}
+	s->e[s->n++] = (struct evlog_entry){ ts, kind, what };
+	return 0;
+}
+
+static void acct_free(struct arc_acct *a)
+{
+	for (int c = 0; c < FT_MAX_CPUS; c++)
+		for (int k = 0; k < EVLOG_NR_CLASSES; k++)
+			free(a->seq[c][k].e);
+	free(a);
+}
 
 static bool str_is(const struct fxt_str *s, const char *want)
 {
@@ -49,12 +95,43 @@ static bool str_is(const struct fxt_str *s, const char *want)
 	return s->data && s->len == n && !memcmp(s->data, want, n);
 }
 
+/*
+ * The records the event log has a counterpart of (evlog.bpf.h): wakeups,
+ * and the begins of interrupts (category "irq": argument "irq" for device
+ * handlers, "vector" for x86 vectors) and softirqs (category "softirq").
+ */
+static int evlog_record(struct arc_acct *a, const struct fxt_record *rec)
+{
+	uint32_t kind;
+
+	if (rec->type == FXT_REC_SCHED &&
+	    rec->subtype == FXT_SCHED_THREAD_WAKEUP)
+		return seq_add(&a->seq[rec->provider][EVLOG_CLASS_WAKEUP],
+			       rec->ts_ns, EVLOG_WAKING,
+			       (uint32_t)rec->u.wakeup.tid);
+	if (rec->type != FXT_REC_EVENT ||
+	    rec->subtype != FXT_EVENT_DURATION_BEGIN || rec->nargs < 1)
+		return 0;
+	if (str_is(&rec->u.event.category, "softirq"))
+		kind = EVLOG_SOFTIRQ;
+	else if (!str_is(&rec->u.event.category, "irq"))
+		return 0;
+	else if (str_is(&rec->args[0].name, "irq"))
+		kind = EVLOG_IRQ;
+	else if (str_is(&rec->args[0].name, "vector"))
+		kind = EVLOG_VECTOR;
+	else
+		return 0;
+	return seq_add(&a->seq[rec->provider][evlog_class_of(kind)],
+		       rec->ts_ns, kind, rec->args[0].v.u32);
+}
+
 static int count_archive(const char *path, struct arc_acct *a)
 {
 	struct fxt_reader *r = fxt_reader_open(path);
 	struct fxt_record *rec = calloc(1, sizeof(*rec));
+	int ret = 0;
 
-	memset(a, 0, sizeof(*a));
 	if (!r || !rec) {
 		free(rec);
 		return -1;
@@ -76,11 +153,13 @@ static int count_archive(const char *path, struct arc_acct *a)
 		}
 		if (rec->type == FXT_REC_EVENT || rec->type == FXT_REC_SCHED)
 			a->rolling[rec->provider]++;
+		if (evlog_record(a, rec))
+			ret = -1;
 	}
 	a->diags = fxt_reader_diag_count(r);
 	fxt_reader_close(r);
 	free(rec);
-	return 0;
+	return ret;
 }
 
 /* Load: per CPU a ping-pong pair, plus fork/exec and timer processes. */
@@ -144,47 +223,141 @@ static void load_stop(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
-FIXTURE(st) {
-	int unused;
+/* What compare_class() found for one class of one CPU. */
+struct cmp {
+	size_t window;		/* log entries the archive must hold */
+	size_t edge;		/* entries before/after their tracepoint's hook */
+	size_t missed;		/* entries of the window the archive lacks */
+	size_t unmatched;	/* archive records without their entry */
+	const struct evlog_entry *miss;		/* first missed entry */
+	const struct evlog_entry *stray;	/* first unmatched record */
 };
 
-FIXTURE_SETUP(st)
+/* One tracepoint: a kind, and for vectors the vector number too. */
+static unsigned int source_of(const struct evlog_entry *e)
 {
-	self->unused = 0;
+	return e->kind == EVLOG_VECTOR ? EVLOG_NR_KINDS + (e->what & 0xff) :
+					 e->kind;
 }
 
-FIXTURE_TEARDOWN(st)
+#define NR_SOURCES	(EVLOG_NR_KINDS + 256)
+
+/*
+ * CPU c's records of class cls (arc) against the log's entries of the
+ * class on that CPU (evlog.h): the entry of a record is the last entry at
+ * or before its timestamp, and must be the same event (kind, number),
+ * taken by no earlier record. The window, the entries the archive must
+ * hold: every entry logged while every probe was hooked (between t_on,
+ * after the collector said tracing started, and t_off, before it was told
+ * to stop), and, at the edges, where fxt hooks and unhooks its tracepoints
+ * one by one, each tracepoint's entries between its first and last entry
+ * that has a record.
+ */
+static void compare_class(struct evlog *l, int c, enum evlog_class cls,
+			  const struct arc_seq *arc, uint64_t t_on,
+			  uint64_t t_off, struct cmp *r)
 {
+	static long first[NR_SOURCES], last[NR_SOURCES];
+	const struct evlog_entry *log;
+	size_t nlog, p = 0;
+	long prev = -1;
+	bool *matched;
+
+	memset(r, 0, sizeof(*r));
+	log = evlog_cpu(l, c, cls, &nlog);
+	matched = calloc(nlog + 1, sizeof(*matched));
+	if (!matched) {
+		r->unmatched = arc->n;
+		return;
+	}
+	for (size_t q = 0; q < arc->n; q++) {
+		const struct evlog_entry *a = &arc->e[q];
+
+		while (p + 1 < nlog && log[p + 1].ts <= a->ts)
+			p++;
+		if (p < nlog && log[p].ts <= a->ts && (long)p != prev &&
+		    evlog_same(&log[p], a)) {
+			matched[p] = true;
+			prev = p;
+			continue;
+		}
+		if (!r->unmatched++)
+			r->stray = a;
+	}
+	for (unsigned int s = 0; s < NR_SOURCES; s++) {
+		first[s] = LONG_MAX;
+		last[s] = -1;
+	}
+	for (size_t i = 0; i < nlog; i++) {
+		unsigned int s = source_of(&log[i]);
+
+		if (!matched[i])
+			continue;
+		if (first[s] == LONG_MAX)
+			first[s] = i;
+		last[s] = i;
+	}
+	for (size_t i = 0; i < nlog; i++) {
+		unsigned int s = source_of(&log[i]);
+
+		if (!(log[i].ts > t_on && log[i].ts < t_off) &&
+		    !(first[s] <= (long)i && (long)i <= last[s])) {
+			r->edge++;
+			continue;
+		}
+		r->window++;
+		if (matched[i])
+			continue;
+		if (!r->missed++)
+			r->miss = &log[i];
+	}
+	free(matched);
 }
 
-TEST_F_TIMEOUT(st, sustained_all_categories, 1800)
+static uint64_t boottime_ns(void)
 {
-	unsigned long secs = col_env_ulong("FXT_STRESS_SECONDS", 180);
-	const char *bufsz = getenv("FXT_STRESS_BUFFER");
-	const char *args[] = { "-m", "streaming", "-c", "all", "-b",
-			       bufsz && *bufsz ? bufsz : "64K", NULL };
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void run_stress(struct __test_metadata *_metadata, const char *name,
+		       unsigned long secs, const char *bufsz, bool no_drops)
+{
+	const char *args[] = { "-m", "streaming", "-c", "all", "-b", bufsz,
+			       NULL };
 	char archive[PATH_MAX], clog[PATH_MAX], dlog[PATH_MAX];
 	struct ft_stats_row rows[FT_MAX_CPUS];
 	struct arc_acct *a = calloc(1, sizeof(*a));
 	int ncpus = sysconf(_SC_NPROCESSORS_ONLN), nrows, status;
+	uint64_t t_on, t_off;
+	struct evlog *l;
 	pid_t pid, load;
 
 	ASSERT_NE(NULL, a);
-	snprintf(archive, sizeof(archive), "%s/stress.fxt", col_tmpdir());
-	snprintf(clog, sizeof(clog), "%s/stress-collect.log", col_tmpdir());
-	snprintf(dlog, sizeof(dlog), "%s/stress-dump.log", col_tmpdir());
-	printf("# stress: %lu s, %d CPUs, buffer %s\n", secs, ncpus, args[5]);
+	snprintf(archive, sizeof(archive), "%s/%s.fxt", col_tmpdir(), name);
+	snprintf(clog, sizeof(clog), "%s/%s-collect.log", col_tmpdir(), name);
+	snprintf(dlog, sizeof(dlog), "%s/%s-dump.log", col_tmpdir(), name);
+	printf("# %s: %lu s, %d CPUs, buffer %s\n", name, secs, ncpus, bufsz);
 	fflush(stdout);
+	/* Attached before fxt's probes are hooked, detached after unhooking. */
+	l = evlog_open(1u << 24);
+	ASSERT_NE(NULL, l) TH_LOG("evlog_open: %s", strerror(errno));
+	ASSERT_EQ(0, evlog_start(l));
 	pid = col_collect_spawn(archive, clog, args);
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(0, col_wait_line(pid, clog, COL_STARTED_LINE, 60, &status));
+	t_on = boottime_ns();	/* every probe hooked */
 	load = load_start(ncpus);
 	ASSERT_LT(0, load);
 	sleep(secs);
 	load_stop(load);
+	t_off = boottime_ns();	/* none unhooked yet */
 	kill(pid, SIGINT);
 	ASSERT_TRUE(col_wait_child(pid, 300, &status))
 		col_kill_reap(pid, &status);
+	ASSERT_EQ(0, evlog_stop(l));
 	col_print_file("fxt-collect", clog, 12);
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
@@ -199,9 +372,16 @@ TEST_F_TIMEOUT(st, sustained_all_categories, 1800)
 	       (unsigned long long)a->records, (unsigned long long)a->counters,
 	       (unsigned long long)a->diags);
 	EXPECT_EQ(0, a->diags);
+	printf("# event log: %d vector tracepoints absent, %llu lost, %llu missed runs\n",
+	       evlog_absent(l), (unsigned long long)evlog_lost(l),
+	       (unsigned long long)evlog_misses(l));
+	/* A log with holes cannot say what the archive should hold. */
+	ASSERT_EQ(0, evlog_lost(l));
+	ASSERT_EQ(0, evlog_misses(l));
 	for (int i = 0; i < nrows; i++) {
 		const struct ft_stats_row *r = &rows[i];
 		unsigned int c = r->cpu;
+		uint64_t missed_all = 0;
 
 		if (c >= FT_MAX_CPUS)
 			continue;
@@ -219,9 +399,93 @@ TEST_F_TIMEOUT(st, sustained_all_categories, 1800)
 			TH_LOG("cpu %u: dropped + d.dropped vs the last fxt/dropped counter", c);
 		if (r->dropped + r->d_dropped)
 			EXPECT_TRUE(a->have_dropped[c]);
+		if (no_drops)
+			EXPECT_EQ(0, r->dropped)
+				TH_LOG("cpu %u: drops at %s leave no exact count to compare", c, bufsz);
+
+		for (int k = 0; k < EVLOG_NR_CLASSES; k++) {
+			const struct arc_seq *arc = &a->seq[c][k];
+			uint64_t seen = 0;
+			struct cmp m;
+			size_t nlog;
+
+			/* The reader kept every event the programs logged. */
+			evlog_cpu(l, c, k, &nlog);
+			for (uint32_t kind = 0; kind < EVLOG_NR_KINDS; kind++)
+				if (evlog_class_of(kind) == (enum evlog_class)k)
+					seen += evlog_seen(l, c, kind);
+			EXPECT_EQ(seen, nlog)
+				TH_LOG("cpu %u %s: programs ran %llu times, log holds %zu",
+				       c, evlog_class_name(k),
+				       (unsigned long long)seen, nlog);
+			compare_class(l, c, k, arc, t_on, t_off, &m);
+			printf("# cpu %u %s: log %zu (whole run), window %zu (edges %zu), archive %zu, not in the archive %zu, archive records not in the log %zu\n",
+			       c, evlog_class_name(k), nlog, m.window, m.edge,
+			       arc->n, m.missed, m.unmatched);
+			/* Every CPU takes timer interrupts, softirqs, wakeups. */
+			EXPECT_LT(0, arc->n)
+				TH_LOG("cpu %u: no %s records to compare", c,
+				       evlog_class_name(k));
+			EXPECT_EQ(0, m.unmatched)
+				TH_LOG("cpu %u %s: a record (kind %u, %u at %llu) the log has not at that point",
+				       c, evlog_class_name(k),
+				       m.stray ? m.stray->kind : 0,
+				       m.stray ? m.stray->what : 0,
+				       m.stray ? (unsigned long long)m.stray->ts : 0ULL);
+			if (!r->dropped) {
+				EXPECT_EQ(m.window, arc->n);
+				EXPECT_EQ(0, m.missed)
+					TH_LOG("cpu %u %s: nothing dropped, yet the log's kind %u, %u at %llu is missing",
+					       c, evlog_class_name(k),
+					       m.miss ? m.miss->kind : 0,
+					       m.miss ? m.miss->what : 0,
+					       m.miss ? (unsigned long long)m.miss->ts : 0ULL);
+			}
+			missed_all += m.missed;
+		}
+		/* Dropped records cover the switches and ends too: at most. */
+		EXPECT_LE(missed_all, r->dropped)
+			TH_LOG("cpu %u: %llu wakeups and interrupts missing, %llu records dropped",
+			       c, (unsigned long long)missed_all,
+			       (unsigned long long)r->dropped);
 	}
 	fflush(stdout);
-	free(a);
+	evlog_close(l);
+	acct_free(a);
+}
+
+FIXTURE(st) {
+	int unused;
+};
+
+FIXTURE_SETUP(st)
+{
+	self->unused = 0;
+}
+
+FIXTURE_TEARDOWN(st)
+{
+}
+
+static const char *env_or(const char *name, const char *dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : dflt;
+}
+
+TEST_F_TIMEOUT(st, sustained_all_categories, 1800)
+{
+	run_stress(_metadata, "stress",
+		   col_env_ulong("FXT_STRESS_SECONDS", 180),
+		   env_or("FXT_STRESS_BUFFER", "64K"), false);
+}
+
+TEST_F_TIMEOUT(st, exact_wakeups_interrupts, 900)
+{
+	run_stress(_metadata, "stress-exact",
+		   col_env_ulong("FXT_STRESS_EXACT_SECONDS", 30),
+		   env_or("FXT_STRESS_EXACT_BUFFER", "8M"), true);
 }
 
 TEST_HARNESS_MAIN

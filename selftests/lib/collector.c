@@ -37,6 +37,23 @@ unsigned long col_env_ulong(const char *name, unsigned long def)
 	return *end ? def : v;
 }
 
+bool col_env_seed(const char *name, unsigned long max, unsigned long *seed)
+{
+	const char *s = getenv(name);
+	struct timespec ts;
+	char *end;
+
+	if (s && *s) {
+		errno = 0;
+		*seed = strtoul(s, &end, 0);
+		return !*end && !errno && *s != '-' && *seed <= max;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	*seed = ((unsigned long)ts.tv_sec * 1000003UL ^ ts.tv_nsec ^
+		 ((unsigned long)getpid() << 16)) & max;
+	return true;
+}
+
 double col_env_seconds(const char *name, double def)
 {
 	const char *s = getenv(name);

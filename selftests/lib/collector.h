@@ -23,6 +23,13 @@
 double col_now(void);
 /* $name as an unsigned number, def when unset, empty or not a number. */
 unsigned long col_env_ulong(const char *name, unsigned long def);
+/*
+ * A random test's seed, for a replay: $name when set (a number <= max),
+ * else one from the time and pid. Return: false when $name is set but is
+ * no such number (the caller fails: a mistyped replay must not run as a
+ * new random one).
+ */
+bool col_env_seed(const char *name, unsigned long max, unsigned long *seed);
 /* $name as seconds > 0, def when unset, empty, not a number or <= 0. */
 double col_env_seconds(const char *name, double def);
 /* Temporary directory: $FXT_SELFTEST_TMP or /tmp. */
