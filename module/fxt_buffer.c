@@ -39,7 +39,11 @@
 /* The header's live counters are local_t words in the shared page. */
 #define FXT_LOCAL(field)	((local_t *)&(field))
 
-/* Smallest rolling buffer: a nested writer must never fill two of them. */
+/*
+ * Smallest rolling buffer. Nested writers can fill two of them while an
+ * interrupted one holds a reservation: circular mode then drops rather
+ * than reuse a buffer with a record in flight (fxt_rolling_switch()).
+ */
 #define FXT_MIN_ROLLING		(4u << 10)
 /* Default durable share of a CPU's buffer: 1/8, within these bounds. */
 #define FXT_MIN_DURABLE		(16u << 10)
@@ -232,6 +236,21 @@ static bool fxt_rolling_switch(struct fxt_cpu *c, long old)
 	local_irq_save(irqflags);
 	if (local_read(cur) != old)
 		goto out;		/* a nested writer moved on: retry */
+	/*
+	 * Circular mode reuses the other buffer. A writer this one interrupted
+	 * may still hold a reservation there, from before the last roll (the
+	 * nested writers since then filled a whole buffer: an interrupt whose
+	 * softirqs wake many tasks while a fork's name is being written).
+	 * Emptying it would let new records overwrite that one and its commit
+	 * count in the next generation's: drop this record instead (counted),
+	 * as LTTng refuses such a switch, until the interrupted writer commits.
+	 */
+	if (h->mode == FXT_MODE_CIRCULAR &&
+	    local_read(FXT_LOCAL(h->rolling_committed[nb])) !=
+	    READ_ONCE(h->rolling_data_end[nb])) {
+		retry = false;
+		goto out;
+	}
 	if (h->mode == FXT_MODE_STREAMING && !test_bit(nb, &c->ready)) {
 		/* The collector has not saved it yet: drop until it has. */
 		if (!(READ_ONCE(h->flags) & FXT_CPU_ROLLING_FULL))
