@@ -722,7 +722,7 @@ static uint32_t handler_of(struct report *rp, struct evqueue *q, bool soft,
 static void handler_forget(struct evqueue *q, const struct fxt_record *rec)
 {
 	if (rec->type == FXT_REC_STRING && rec->words)
-		q->handler[FXT_G(rec->words[0], 16, 30) % HANDLER_CACHE].key = 0;
+		q->handler[FXT_G(rec->words[0], FXT_STRING_INDEX_FIELD) % HANDLER_CACHE].key = 0;
 	else if (rec->type == FXT_REC_STRING || rec->type == FXT_REC_METADATA)
 		memset(q->handler, 0, sizeof(q->handler));
 }

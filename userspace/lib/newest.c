@@ -160,8 +160,8 @@ static void scan_string(struct fxt_newest *n, uint32_t provider,
 			const uint64_t *rec, size_t words)
 {
 	struct prov_strings *ps = prov_strings(n, provider);
-	uint16_t index = (uint16_t)FXT_G(rec[0], 16, 30);
-	size_t len = (size_t)FXT_G(rec[0], 32, 46);
+	uint16_t index = (uint16_t)FXT_G(rec[0], FXT_STRING_INDEX_FIELD);
+	size_t len = (size_t)FXT_G(rec[0], FXT_STRING_LEN_FIELD);
 
 	if (!ps || FXT_WORDS(len) > words - 1)
 		return;
@@ -240,9 +240,9 @@ static void scan_kobj(struct fxt_newest *n, uint32_t provider,
 		      const uint64_t *rec, size_t words)
 {
 	struct prov_strings *ps = prov_strings(n, provider);
-	uint8_t type = (uint8_t)FXT_G(rec[0], 16, 23);
-	uint16_t name_ref = (uint16_t)FXT_G(rec[0], 24, 39);
-	unsigned int nargs = (unsigned int)FXT_G(rec[0], 40, 43), i;
+	uint8_t type = (uint8_t)FXT_G(rec[0], FXT_KOBJ_TYPE_FIELD);
+	uint16_t name_ref = (uint16_t)FXT_G(rec[0], FXT_KOBJ_NAME_FIELD);
+	unsigned int nargs = (unsigned int)FXT_G(rec[0], FXT_KOBJ_NARGS_FIELD), i;
 	uint64_t process = 0, named_at = 0;
 	size_t len, k = 2;
 	const char *name;
@@ -262,9 +262,9 @@ static void scan_kobj(struct fxt_newest *n, uint32_t provider,
 	}
 	for (i = 0; i < nargs && k < words; i++) {
 		uint64_t ah = rec[k];
-		size_t aw = (size_t)FXT_G(ah, 4, 15);
-		unsigned int at = (unsigned int)FXT_G(ah, 0, 3);
-		uint16_t an = (uint16_t)FXT_G(ah, 16, 31);
+		size_t aw = (size_t)FXT_G(ah, FXT_ARG_WORDS_FIELD);
+		unsigned int at = (unsigned int)FXT_G(ah, FXT_ARG_TYPE_FIELD);
+		uint16_t an = (uint16_t)FXT_G(ah, FXT_ARG_NAME_FIELD);
 		size_t nw = (an & FXT_STRING_REF_INLINE) ?
 			    FXT_WORDS(an & FXT_STRING_INDEX_MAX) : 0;
 

@@ -1330,9 +1330,9 @@ static void test_newest_golden(void)
 		if (!words)
 			break;
 		if (fxt_record_type(h) == FXT_REC_METADATA &&
-		    (FXT_G(h, 16, 19) == FXT_META_PROVIDER_INFO ||
-		     FXT_G(h, 16, 19) == FXT_META_PROVIDER_SECTION)) {
-			provider = (uint32_t)FXT_G(h, 20, 51);
+		    (FXT_G(h, FXT_META_TYPE_FIELD) == FXT_META_PROVIDER_INFO ||
+		     FXT_G(h, FXT_META_TYPE_FIELD) == FXT_META_PROVIDER_SECTION)) {
+			provider = (uint32_t)FXT_G(h, FXT_META_PROVIDER_FIELD);
 			if (provider == FXT_NAMES_PROVIDER_ID) {
 				trailer = off;
 				break;
