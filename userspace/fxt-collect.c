@@ -446,7 +446,7 @@ static void report_drops(struct collector *c, uint32_t cpu, uint64_t dropped)
 	check_write(c, fxt_write_provider_event(&c->w, cpu,
 						FXT_PROVIDER_EVENT_BUFFER_FULL));
 	check_write(c, fxt_write_counter_u64(&c->w, s->last_ts,
-					     0x40000000ull, 0x40000001ull + cpu,
+					     FXT_KOID_IRQ_PROCESS, FXT_KOID_IRQ_THREAD(cpu),
 					     "fxt", "dropped", cpu, "records",
 					     dropped));
 	s->dropped_reported = dropped;

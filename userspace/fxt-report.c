@@ -71,7 +71,6 @@ static struct outbuf out;
 static const char *prog = "fxt-report";
 static struct progress pg;	/* standard error, on a terminal */
 
-#define IRQ_KOID_BASE	0x40000001ull	/* CPU c's interrupt pseudo-thread (records.rst) */
 #define IRQ_STACK	16
 #define NO_THREAD	UINT32_MAX	/* no thread state index */
 #define DIRECT_TIDS	(1u << 22)	/* Linux PID_MAX_LIMIT: tids below index directly */
@@ -782,8 +781,9 @@ static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_re
 	else
 		return false;
 	th = &rec->u.event.thread;
-	if (th->defined && th->tid >= IRQ_KOID_BASE && th->tid < IRQ_KOID_BASE + MAX_CPUS)
-		e->cpu = (uint16_t)(th->tid - IRQ_KOID_BASE);
+	if (th->defined && th->tid >= FXT_KOID_IRQ_THREAD(0) &&
+	    th->tid < FXT_KOID_IRQ_THREAD(MAX_CPUS))
+		e->cpu = (uint16_t)(th->tid - FXT_KOID_IRQ_THREAD(0));
 	else if (rec->provider < MAX_CPUS)
 		e->cpu = (uint16_t)rec->provider;
 	else

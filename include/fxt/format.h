@@ -69,6 +69,14 @@ enum fxt_metadata_type {
 #define FXT_NAMES_PROVIDER_NAME		"fxt-collect newest names"
 
 /*
+ * The interrupt pseudo-threads (Documentation/records.rst): CPU c's
+ * interrupts run on thread koid FXT_KOID_IRQ_THREAD(c) of the process
+ * FXT_KOID_IRQ_PROCESS ("irq"), koids above any Linux pid or tid.
+ */
+#define FXT_KOID_IRQ_PROCESS		0x40000000ull
+#define FXT_KOID_IRQ_THREAD(c)		(FXT_KOID_IRQ_PROCESS + 1 + (c))
+
+/*
  * The "weight" argument of a thread wakeup (subtype 2) that changes no
  * thread's state: Perfetto's importer reads INT32_MIN as "idle" and leaves
  * the thread's state alone. fxt writes it for a wakeup of a thread that was

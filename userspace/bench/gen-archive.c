@@ -22,8 +22,8 @@
 
 #include "libfxt.h"
 
-#define IRQ_PID		0x40000000ull
-#define IRQ_TID(c)	(0x40000001ull + (c))
+#define IRQ_PID		FXT_KOID_IRQ_PROCESS
+#define IRQ_TID(c)	FXT_KOID_IRQ_THREAD(c)
 #define NTASKS		2000
 #define NPROCS		300
 #define CHUNK_RECORDS	20000		/* records per chunk of one CPU */

@@ -13,8 +13,8 @@
 
 #include "archives.h"
 
-#define IRQ_PID		0x40000000ull
-#define IRQ_TID(c)	(0x40000001ull + (c))
+#define IRQ_PID		FXT_KOID_IRQ_PROCESS
+#define IRQ_TID(c)	FXT_KOID_IRQ_THREAD(c)
 #define NS		1000000000ull
 
 /* Raw words: RAW(w, a, b, c) appends three words. */
