@@ -447,8 +447,8 @@ static void report_drops(struct collector *c, uint32_t cpu, uint64_t dropped)
 						FXT_PROVIDER_EVENT_BUFFER_FULL));
 	check_write(c, fxt_write_counter_u64(&c->w, s->last_ts,
 					     FXT_KOID_IRQ_PROCESS, FXT_KOID_IRQ_THREAD(cpu),
-					     "fxt", "dropped", cpu, "records",
-					     dropped));
+					     FXT_DROPPED_CATEGORY, FXT_DROPPED_NAME, cpu,
+					     FXT_DROPPED_ARG_NAME, dropped));
 	s->dropped_reported = dropped;
 }
 

@@ -761,7 +761,8 @@ static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_re
 	e->ts = ts;
 	if (rec->subtype == FXT_EVENT_COUNTER) {
 		/* fxt/dropped: cumulative per CPU, counter id = CPU. */
-		if (STR_IS(rec->u.event.category, "fxt") && STR_IS(rec->u.event.name, "dropped") &&
+		if (STR_IS(rec->u.event.category, FXT_DROPPED_CATEGORY) &&
+		    STR_IS(rec->u.event.name, FXT_DROPPED_NAME) &&
 		    rec->nargs && (rec->args[0].type == FXT_ARG_UINT64 ||
 				   rec->args[0].type == FXT_ARG_INT64) &&
 		    rec->u.event.data < MAX_CPUS) {
@@ -774,9 +775,9 @@ static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_re
 	}
 	if (rec->subtype != FXT_EVENT_DURATION_BEGIN && rec->subtype != FXT_EVENT_DURATION_END)
 		return false;
-	if (STR_IS(rec->u.event.category, "irq"))
+	if (STR_IS(rec->u.event.category, FXT_CAT_NAME_IRQ))
 		e->flags = 0;
-	else if (STR_IS(rec->u.event.category, "softirq"))
+	else if (STR_IS(rec->u.event.category, FXT_CAT_NAME_SOFTIRQ))
 		e->flags = EVF_SOFT;
 	else
 		return false;

@@ -75,6 +75,28 @@ enum fxt_metadata_type {
  */
 #define FXT_KOID_IRQ_PROCESS		0x40000000ull
 #define FXT_KOID_IRQ_THREAD(c)		(FXT_KOID_IRQ_PROCESS + 1 + (c))
+#define FXT_IRQ_PROCESS_NAME		"irq"
+#define FXT_IRQ_THREAD_NAME_FORMAT	"irq/cpu%u"
+
+/*
+ * Names fxt writes and its tools look for (Documentation/records.rst).
+ * Event categories, one per FXT_CAT_* bit of <linux/fxt.h>:
+ */
+#define FXT_CAT_NAME_SCHED		"sched"
+#define FXT_CAT_NAME_WAKEUP		"wakeup"
+#define FXT_CAT_NAME_IRQ		"irq"
+#define FXT_CAT_NAME_SOFTIRQ		"softirq"
+/* Argument names. */
+#define FXT_ARG_NAME_PROCESS		"process"	/* thread objects */
+#define FXT_ARG_NAME_NAMED_AT		"named_at"	/* process and thread objects */
+#define FXT_ARG_NAME_WEIGHT		"weight"	/* thread wakeup */
+#define FXT_ARG_NAME_WAKER		"waker"		/* thread wakeup */
+#define FXT_ARG_NAME_OUTGOING_WEIGHT	"outgoing_weight"	/* context switch v2 */
+#define FXT_ARG_NAME_INCOMING_WEIGHT	"incoming_weight"	/* context switch v2 */
+/* fxt-collect's counter of the records a CPU dropped: fxt/dropped, "records". */
+#define FXT_DROPPED_CATEGORY		"fxt"
+#define FXT_DROPPED_NAME		"dropped"
+#define FXT_DROPPED_ARG_NAME		"records"
 
 /*
  * The "weight" argument of a thread wakeup (subtype 2) that changes no

@@ -169,9 +169,9 @@ static void scan_string(struct fxt_newest *n, uint32_t provider,
 		ps->process = 0;
 	if (ps->named_at == index)
 		ps->named_at = 0;
-	if (is_text(rec + 1, len, "process"))
+	if (is_text(rec + 1, len, FXT_ARG_NAME_PROCESS))
 		ps->process = index;
-	else if (is_text(rec + 1, len, "named_at"))
+	else if (is_text(rec + 1, len, FXT_ARG_NAME_NAMED_AT))
 		ps->named_at = index;
 }
 
@@ -274,11 +274,12 @@ static void scan_kobj(struct fxt_newest *n, uint32_t provider,
 			const uint64_t *p = rec + k + 1;
 
 			if (at == FXT_ARG_KOID &&
-			    arg_name_is(an, p, aw - 1, ps ? ps->process : 0, "process"))
+			    arg_name_is(an, p, aw - 1, ps ? ps->process : 0,
+					FXT_ARG_NAME_PROCESS))
 				process = p[nw];
 			else if (at == FXT_ARG_UINT64 &&
 				 arg_name_is(an, p, aw - 1, ps ? ps->named_at : 0,
-					     "named_at"))
+					     FXT_ARG_NAME_NAMED_AT))
 				named_at = p[nw];
 		}
 		k += aw;
@@ -344,9 +345,9 @@ int fxt_newest_write_trailer(struct fxt_newest *n, struct fxt_writer *w)
 		}
 		name.len = s->len;
 		if (s->type == FXT_OBJ_THREAD)
-			args[nargs++] = fxt_arg_koid(fxt_str("process"), s->process);
+			args[nargs++] = fxt_arg_koid(fxt_str(FXT_ARG_NAME_PROCESS), s->process);
 		if (s->named_at)
-			args[nargs++] = fxt_arg_u64(fxt_str("named_at"), s->named_at);
+			args[nargs++] = fxt_arg_u64(fxt_str(FXT_ARG_NAME_NAMED_AT), s->named_at);
 		err = fxt_write_kobj(w, s->type, s->koid, name, args, nargs);
 		if (!err)
 			written++;

@@ -942,11 +942,11 @@ static void decode_kobj(struct cur *c, uint64_t h)
 		return;
 	if (!rec->u.kobj.name.len && rec->u.kobj.name.data)
 		REPORT(c, KOBJ_NAME, "%llu", (unsigned long long)rec->u.kobj.koid);
-	at = find_arg(rec, "named_at");
+	at = find_arg(rec, FXT_ARG_NAME_NAMED_AT);
 	if (at && at->type == FXT_ARG_UINT64)
 		rec->u.kobj.named_at = at->v.u64;
 	if (rec->u.kobj.obj_type == FXT_OBJ_THREAD) {
-		proc = find_arg(rec, "process");
+		proc = find_arg(rec, FXT_ARG_NAME_PROCESS);
 		if (!proc)
 			REPORT(c, KOBJ_NO_PROCESS, "%llu has no \"process\" argument",
 			       (unsigned long long)rec->u.kobj.koid);
@@ -1179,8 +1179,10 @@ static void decode_sched(struct cur *c, uint64_t h)
 			skip_args(c, (unsigned int)FXT_G(h, FXT_SWITCH_V2_NARGS_FIELD));
 		} else {
 			get_args(c, (unsigned int)FXT_G(h, FXT_SWITCH_V2_NARGS_FIELD));
-			check_arg_types(c, "outgoing_weight", 15, FXT_ARG_INT32,
-					"incoming_weight", 15, FXT_ARG_INT32);
+			check_arg_types(c, FXT_ARG_NAME_OUTGOING_WEIGHT,
+					sizeof(FXT_ARG_NAME_OUTGOING_WEIGHT) - 1, FXT_ARG_INT32,
+					FXT_ARG_NAME_INCOMING_WEIGHT,
+					sizeof(FXT_ARG_NAME_INCOMING_WEIGHT) - 1, FXT_ARG_INT32);
 		}
 		break;
 	case FXT_SCHED_THREAD_WAKEUP:
@@ -1193,7 +1195,9 @@ static void decode_sched(struct cur *c, uint64_t h)
 			skip_args(c, (unsigned int)FXT_G(h, FXT_WAKEUP_NARGS_FIELD));
 		} else {
 			get_args(c, (unsigned int)FXT_G(h, FXT_WAKEUP_NARGS_FIELD));
-			check_arg_types(c, "weight", 6, FXT_ARG_INT32, "waker", 5, FXT_ARG_KOID);
+			check_arg_types(c, FXT_ARG_NAME_WEIGHT, sizeof(FXT_ARG_NAME_WEIGHT) - 1,
+					FXT_ARG_INT32, FXT_ARG_NAME_WAKER,
+					sizeof(FXT_ARG_NAME_WAKER) - 1, FXT_ARG_KOID);
 		}
 		if (!c->bad)
 			check_ts(c, rec->ts);
