@@ -766,9 +766,9 @@ int main(int argc, char **argv)
 		if (s->hdr->magic != FXT_BUFFER_MAGIC || s->hdr->cpu != cpu)
 			die("cpu %u: buffer header is not fxt's (ABI mismatch?)", cpu);
 		s->present = true;
-		snprintf(name, sizeof(name), "cpu%u", cpu);
+		snprintf(name, sizeof(name), FXT_CPU_PROVIDER_NAME_FORMAT, cpu);
 		check_write(&c, fxt_write_provider_info(&c.w, cpu, name));
-		check_write(&c, fxt_write_init(&c.w, 1000000000ull));
+		check_write(&c, fxt_write_init(&c.w, FXT_TICKS_PER_SECOND));
 		c.current_provider = cpu;
 		c.have_provider = true;
 	}

@@ -61,6 +61,13 @@ enum fxt_metadata_type {
 };
 
 /*
+ * CPU c's provider: id c, named "cpu<c>", its timestamps in nanoseconds
+ * (Documentation/records.rst, "Archive layout").
+ */
+#define FXT_CPU_PROVIDER_NAME_FORMAT	"cpu%u"
+#define FXT_TICKS_PER_SECOND		1000000000ull
+
+/*
  * The provider of fxt-collect's trailer (Documentation/records.rst,
  * "Archive layout"): kernel object records with each koid's newest name,
  * after every CPU's data. Never a CPU number.

@@ -812,7 +812,7 @@ static bool per_cpu_name(const char *name, uint32_t id)
 
 	if (id >= FXT_MAX_CPUS)
 		return false;
-	snprintf(want, sizeof(want), "cpu%u", id);
+	snprintf(want, sizeof(want), FXT_CPU_PROVIDER_NAME_FORMAT, id);
 	return !strcmp(name, want);
 }
 
