@@ -45,9 +45,10 @@ enum fxt_const_string {
 	FXT_S_FIRST_DYNAMIC,	/* first index handed out at run time */
 };
 
-/* Pseudo koids for the interrupt tracks (Documentation/records.rst). */
-#define FXT_KOID_IRQ_PROCESS	0x40000000ull
-#define FXT_KOID_IRQ_THREAD(c)	(FXT_KOID_IRQ_PROCESS + 1 + (c))
+/*
+ * The interrupt tracks' pseudo koids, FXT_KOID_IRQ_PROCESS and
+ * FXT_KOID_IRQ_THREAD(cpu), are in include/fxt/format.h.
+ */
 /* Thread index of the CPU's interrupt pseudo-thread. */
 #define FXT_IRQ_THREAD_INDEX	1
 

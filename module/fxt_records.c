@@ -14,16 +14,16 @@
 #include "fxt.h"
 
 static const char *const fxt_fixed_strings[FXT_S_SOFTIRQ_FIRST] = {
-	[FXT_S_SCHED] = "sched",
-	[FXT_S_WAKEUP] = "wakeup",
-	[FXT_S_IRQ] = "irq",
-	[FXT_S_SOFTIRQ] = "softirq",
-	[FXT_S_PROCESS] = "process",
-	[FXT_S_WAKER] = "waker",
-	[FXT_S_WEIGHT] = "weight",
+	[FXT_S_SCHED] = FXT_CAT_NAME_SCHED,
+	[FXT_S_WAKEUP] = FXT_CAT_NAME_WAKEUP,
+	[FXT_S_IRQ] = FXT_CAT_NAME_IRQ,
+	[FXT_S_SOFTIRQ] = FXT_CAT_NAME_SOFTIRQ,
+	[FXT_S_PROCESS] = FXT_ARG_NAME_PROCESS,
+	[FXT_S_WAKER] = FXT_ARG_NAME_WAKER,
+	[FXT_S_WEIGHT] = FXT_ARG_NAME_WEIGHT,
 	[FXT_S_HANDLED] = "handled",
 	[FXT_S_VECTOR] = "vector",
-	[FXT_S_NAMED_AT] = "named_at",
+	[FXT_S_NAMED_AT] = FXT_ARG_NAME_NAMED_AT,
 };
 
 /* The kernel's softirq_to_name[], which is not exported. */
@@ -437,8 +437,8 @@ void fxt_write_cpu_preamble(struct fxt_cpu *c)
 	}
 	fxt_write_thread(c, FXT_IRQ_THREAD_INDEX, FXT_KOID_IRQ_PROCESS,
 			 FXT_KOID_IRQ_THREAD(c->cpu));
-	snprintf(name, sizeof(name), "irq/cpu%u", c->cpu);
-	fxt_write_kobj_process(c, FXT_KOID_IRQ_PROCESS, "irq", 0, false);
+	snprintf(name, sizeof(name), FXT_IRQ_THREAD_NAME_FORMAT, c->cpu);
+	fxt_write_kobj_process(c, FXT_KOID_IRQ_PROCESS, FXT_IRQ_PROCESS_NAME, 0, false);
 	fxt_write_kobj_thread(c, FXT_KOID_IRQ_THREAD(c->cpu),
 			      FXT_KOID_IRQ_PROCESS, name, 0, false);
 }

@@ -16,13 +16,14 @@
 #include <linux/uaccess.h>
 #include <linux/cpumask.h>
 #include <linux/nospec.h>
+#include <fxt/format.h>
 #include "fxt.h"
 
 static const struct fxt_category fxt_known_categories[] = {
-	{ FXT_CAT_SCHED, "sched" },
-	{ FXT_CAT_WAKEUP, "wakeup" },
-	{ FXT_CAT_IRQ, "irq" },
-	{ FXT_CAT_SOFTIRQ, "softirq" },
+	{ FXT_CAT_SCHED, FXT_CAT_NAME_SCHED },
+	{ FXT_CAT_WAKEUP, FXT_CAT_NAME_WAKEUP },
+	{ FXT_CAT_IRQ, FXT_CAT_NAME_IRQ },
+	{ FXT_CAT_SOFTIRQ, FXT_CAT_NAME_SOFTIRQ },
 };
 
 static bool fxt_reserved_zero(const u64 *r, unsigned int n)

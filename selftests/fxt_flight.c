@@ -56,7 +56,6 @@
 #include "libfxt.h"
 #include "swlog.h"
 
-#define IRQ_KOID_BASE	0x40000000ull
 #define MAX_CROWD	60000
 #define MAX_SPAWNERS	2
 
@@ -601,7 +600,7 @@ static void check_named(struct __test_metadata *_metadata, const struct flight *
 			uint64_t tid = side ? s->in_tid : s->out_tid;
 			uint64_t pid = side ? s->in_pid : s->out_pid;
 
-			if (!tid || tid >= IRQ_KOID_BASE)
+			if (!tid || tid >= FXT_KOID_IRQ_PROCESS)
 				continue;
 			threads++;
 			if (!named(FXT_OBJ_THREAD, tid)) {

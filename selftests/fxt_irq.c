@@ -36,7 +36,6 @@
 #include "libfxt.h"
 
 #define NAME		"irq"
-#define IRQ_PROCESS	0x40000000ull
 #define SERIAL		"/dev/ttyS0"
 #define SERIAL_HANDLER	"ttyS0"
 #define NR_LINES	40
@@ -429,8 +428,8 @@ TEST(events_on_cpu_pseudo_thread)
 
 		if (!is_irq_cat(e))
 			continue;
-		if ((!e->thread_defined || e->pid != IRQ_PROCESS ||
-		     e->tid != IRQ_PROCESS + 1 + e->provider) && bad++ < 5)
+		if ((!e->thread_defined || e->pid != FXT_KOID_IRQ_PROCESS ||
+		     e->tid != FXT_KOID_IRQ_THREAD(e->provider)) && bad++ < 5)
 			TH_LOG("event at 0x%llx (provider %u) on thread %llu/%llu",
 			       (unsigned long long)e->offset, e->provider,
 			       (unsigned long long)e->pid, (unsigned long long)e->tid);
@@ -727,7 +726,7 @@ TEST(pseudo_threads_named)
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
 	NEED_ARCHIVE();
-	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_PROCESS, IRQ_PROCESS, "irq"));
+	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_PROCESS, FXT_KOID_IRQ_PROCESS, "irq"));
 	EXPECT_EQ(ncpu, R.a.max_provider + 1) TH_LOG("one provider per CPU");
 	for (int c = 0; c <= R.a.max_provider; c++) {
 		const struct fs_kobj *k[8];
@@ -736,13 +735,13 @@ TEST(pseudo_threads_named)
 		bool ok = false;
 
 		snprintf(name, sizeof(name), "irq/cpu%d", c);
-		n = fs_kobjs_of(&R.a, FXT_OBJ_THREAD, IRQ_PROCESS + 1 + c, k, 8);
+		n = fs_kobjs_of(&R.a, FXT_OBJ_THREAD, FXT_KOID_IRQ_THREAD(c), k, 8);
 		for (size_t i = 0; i < n && i < 8; i++)
 			ok |= !strcmp(k[i]->name, name) && k[i]->has_process &&
 			      k[i]->process_arg_type == FXT_ARG_KOID &&
-			      k[i]->process == IRQ_PROCESS;
+			      k[i]->process == FXT_KOID_IRQ_PROCESS;
 		EXPECT_TRUE(ok) TH_LOG("no thread record \"%s\" koid 0x%llx in process 0x%llx",
-				       name, IRQ_PROCESS + 1 + c, IRQ_PROCESS);
+				       name, FXT_KOID_IRQ_THREAD(c), FXT_KOID_IRQ_PROCESS);
 	}
 }
 

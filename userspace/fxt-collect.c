@@ -446,9 +446,9 @@ static void report_drops(struct collector *c, uint32_t cpu, uint64_t dropped)
 	check_write(c, fxt_write_provider_event(&c->w, cpu,
 						FXT_PROVIDER_EVENT_BUFFER_FULL));
 	check_write(c, fxt_write_counter_u64(&c->w, s->last_ts,
-					     0x40000000ull, 0x40000001ull + cpu,
-					     "fxt", "dropped", cpu, "records",
-					     dropped));
+					     FXT_KOID_IRQ_PROCESS, FXT_KOID_IRQ_THREAD(cpu),
+					     FXT_DROPPED_CATEGORY, FXT_DROPPED_NAME, cpu,
+					     FXT_DROPPED_ARG_NAME, dropped));
 	s->dropped_reported = dropped;
 }
 
@@ -768,9 +768,9 @@ int main(int argc, char **argv)
 		if (s->hdr->magic != FXT_BUFFER_MAGIC || s->hdr->cpu != cpu)
 			die("cpu %u: buffer header is not fxt's (ABI mismatch?)", cpu);
 		s->present = true;
-		snprintf(name, sizeof(name), "cpu%u", cpu);
+		snprintf(name, sizeof(name), FXT_CPU_PROVIDER_NAME_FORMAT, cpu);
 		check_write(&c, fxt_write_provider_info(&c.w, cpu, name));
-		check_write(&c, fxt_write_init(&c.w, 1000000000ull));
+		check_write(&c, fxt_write_init(&c.w, FXT_TICKS_PER_SECOND));
 		c.current_provider = cpu;
 		c.have_provider = true;
 	}

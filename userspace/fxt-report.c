@@ -71,7 +71,6 @@ static struct outbuf out;
 static const char *prog = "fxt-report";
 static struct progress pg;	/* standard error, on a terminal */
 
-#define IRQ_KOID_BASE	0x40000001ull	/* CPU c's interrupt pseudo-thread (records.rst) */
 #define IRQ_STACK	16
 #define NO_THREAD	UINT32_MAX	/* no thread state index */
 #define DIRECT_TIDS	(1u << 22)	/* Linux PID_MAX_LIMIT: tids below index directly */
@@ -722,7 +721,7 @@ static uint32_t handler_of(struct report *rp, struct evqueue *q, bool soft,
 static void handler_forget(struct evqueue *q, const struct fxt_record *rec)
 {
 	if (rec->type == FXT_REC_STRING && rec->words)
-		q->handler[FXT_G(rec->words[0], 16, 30) % HANDLER_CACHE].key = 0;
+		q->handler[FXT_G(rec->words[0], FXT_STRING_INDEX_FIELD) % HANDLER_CACHE].key = 0;
 	else if (rec->type == FXT_REC_STRING || rec->type == FXT_REC_METADATA)
 		memset(q->handler, 0, sizeof(q->handler));
 }
@@ -762,7 +761,8 @@ static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_re
 	e->ts = ts;
 	if (rec->subtype == FXT_EVENT_COUNTER) {
 		/* fxt/dropped: cumulative per CPU, counter id = CPU. */
-		if (STR_IS(rec->u.event.category, "fxt") && STR_IS(rec->u.event.name, "dropped") &&
+		if (STR_IS(rec->u.event.category, FXT_DROPPED_CATEGORY) &&
+		    STR_IS(rec->u.event.name, FXT_DROPPED_NAME) &&
 		    rec->nargs && (rec->args[0].type == FXT_ARG_UINT64 ||
 				   rec->args[0].type == FXT_ARG_INT64) &&
 		    rec->u.event.data < MAX_CPUS) {
@@ -775,15 +775,16 @@ static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_re
 	}
 	if (rec->subtype != FXT_EVENT_DURATION_BEGIN && rec->subtype != FXT_EVENT_DURATION_END)
 		return false;
-	if (STR_IS(rec->u.event.category, "irq"))
+	if (STR_IS(rec->u.event.category, FXT_CAT_NAME_IRQ))
 		e->flags = 0;
-	else if (STR_IS(rec->u.event.category, "softirq"))
+	else if (STR_IS(rec->u.event.category, FXT_CAT_NAME_SOFTIRQ))
 		e->flags = EVF_SOFT;
 	else
 		return false;
 	th = &rec->u.event.thread;
-	if (th->defined && th->tid >= IRQ_KOID_BASE && th->tid < IRQ_KOID_BASE + MAX_CPUS)
-		e->cpu = (uint16_t)(th->tid - IRQ_KOID_BASE);
+	if (th->defined && th->tid >= FXT_KOID_IRQ_THREAD(0) &&
+	    th->tid < FXT_KOID_IRQ_THREAD(MAX_CPUS))
+		e->cpu = (uint16_t)(th->tid - FXT_KOID_IRQ_THREAD(0));
 	else if (rec->provider < MAX_CPUS)
 		e->cpu = (uint16_t)rec->provider;
 	else

@@ -7,18 +7,30 @@
  * encoders over 64-bit words. The kernel module and the user-space library both include
  * this file; neither encodes a header word anywhere else.
  *
- * Notation: FXT_F(value, lo, hi) places value in bits [lo..hi] of a word,
- * FXT_G(word, lo, hi) extracts them, exactly as the specification writes
- * fields ("[16 .. 23]: cpu number").
+ * Every field is named once, beside the encoder that writes it, as one
+ * constant FXT_FIELD(lo, hi) holding its bit range exactly as the
+ * specification writes it: "[16 .. 23]: cpu number" is
+ * FXT_SWITCH_CPU_FIELD, FXT_FIELD(16, 23). FXT_F(value, FIELD) places
+ * value in a field of a word, FXT_G(word, FIELD) extracts it: encoders and
+ * decoders name the same field, and neither spells a bit range. The
+ * *_RESERVED_FIELD ranges are the bits a reader checks are zero. With a
+ * constant field, both are constant shifts and masks.
  */
 #ifndef _FXT_FORMAT_H
 #define _FXT_FORMAT_H
 
 #include <linux/types.h>
 
-#define FXT_MASK(lo, hi)	((~(__u64)0) >> (63 - ((hi) - (lo))))
-#define FXT_F(v, lo, hi)	((((__u64)(v)) & FXT_MASK(lo, hi)) << (lo))
-#define FXT_G(w, lo, hi)	((((__u64)(w)) >> (lo)) & FXT_MASK(lo, hi))
+/* A field: bits [lo..hi] of a 64-bit word, lo <= hi <= 63, as one constant. */
+#define FXT_FIELD(lo, hi)	((lo) | (hi) << 8)
+#define FXT_FIELD_LO(field)	((field) & 0xff)
+#define FXT_FIELD_HI(field)	((field) >> 8)
+/* The mask of a field's width, in the low bits. */
+#define FXT_MASK(field)		\
+	((~(__u64)0) >> (63 - (FXT_FIELD_HI(field) - FXT_FIELD_LO(field))))
+/* value placed in field, to be or'ed into a word; the value of field in w. */
+#define FXT_F(v, field)		((((__u64)(v)) & FXT_MASK(field)) << FXT_FIELD_LO(field))
+#define FXT_G(w, field)		((((__u64)(w)) >> FXT_FIELD_LO(field)) & FXT_MASK(field))
 
 /* Words a byte count occupies, padded to 8-byte alignment. */
 #define FXT_WORDS(bytes)	(((bytes) + 7) >> 3)
@@ -49,12 +61,49 @@ enum fxt_metadata_type {
 };
 
 /*
+ * CPU c's provider: id c, named "cpu<c>", its timestamps in nanoseconds
+ * (Documentation/records.rst, "Archive layout").
+ */
+#define FXT_CPU_PROVIDER_NAME_FORMAT	"cpu%u"
+#define FXT_TICKS_PER_SECOND		1000000000ull
+
+/*
  * The provider of fxt-collect's trailer (Documentation/records.rst,
  * "Archive layout"): kernel object records with each koid's newest name,
  * after every CPU's data. Never a CPU number.
  */
 #define FXT_NAMES_PROVIDER_ID		0xffffffffu
 #define FXT_NAMES_PROVIDER_NAME		"fxt-collect newest names"
+
+/*
+ * The interrupt pseudo-threads (Documentation/records.rst): CPU c's
+ * interrupts run on thread koid FXT_KOID_IRQ_THREAD(c) of the process
+ * FXT_KOID_IRQ_PROCESS ("irq"), koids above any Linux pid or tid.
+ */
+#define FXT_KOID_IRQ_PROCESS		0x40000000ull
+#define FXT_KOID_IRQ_THREAD(c)		(FXT_KOID_IRQ_PROCESS + 1 + (c))
+#define FXT_IRQ_PROCESS_NAME		"irq"
+#define FXT_IRQ_THREAD_NAME_FORMAT	"irq/cpu%u"
+
+/*
+ * Names fxt writes and its tools look for (Documentation/records.rst).
+ * Event categories, one per FXT_CAT_* bit of <linux/fxt.h>:
+ */
+#define FXT_CAT_NAME_SCHED		"sched"
+#define FXT_CAT_NAME_WAKEUP		"wakeup"
+#define FXT_CAT_NAME_IRQ		"irq"
+#define FXT_CAT_NAME_SOFTIRQ		"softirq"
+/* Argument names. */
+#define FXT_ARG_NAME_PROCESS		"process"	/* thread objects */
+#define FXT_ARG_NAME_NAMED_AT		"named_at"	/* process and thread objects */
+#define FXT_ARG_NAME_WEIGHT		"weight"	/* thread wakeup */
+#define FXT_ARG_NAME_WAKER		"waker"		/* thread wakeup */
+#define FXT_ARG_NAME_OUTGOING_WEIGHT	"outgoing_weight"	/* context switch v2 */
+#define FXT_ARG_NAME_INCOMING_WEIGHT	"incoming_weight"	/* context switch v2 */
+/* fxt-collect's counter of the records a CPU dropped: fxt/dropped, "records". */
+#define FXT_DROPPED_CATEGORY		"fxt"
+#define FXT_DROPPED_NAME		"dropped"
+#define FXT_DROPPED_ARG_NAME		"records"
 
 /*
  * The "weight" argument of a thread wakeup (subtype 2) that changes no
@@ -144,111 +193,188 @@ static inline __u32 fxt_string_ref_words(__u16 ref)
 }
 
 /* Record header word common part: type [0..3], size in words [4..15]. */
+#define FXT_RECORD_TYPE_FIELD		FXT_FIELD(0, 3)
+#define FXT_RECORD_WORDS_FIELD		FXT_FIELD(4, 15)
+
 static inline __u64 fxt_record_header(unsigned int type, unsigned int words)
 {
-	return FXT_F(type, 0, 3) | FXT_F(words, 4, 15);
+	return FXT_F(type, FXT_RECORD_TYPE_FIELD) |
+	       FXT_F(words, FXT_RECORD_WORDS_FIELD);
 }
 
 static inline unsigned int fxt_record_type(__u64 header)
 {
-	return (unsigned int)FXT_G(header, 0, 3);
+	return (unsigned int)FXT_G(header, FXT_RECORD_TYPE_FIELD);
 }
 
 static inline unsigned int fxt_record_words(__u64 header)
 {
-	return (unsigned int)FXT_G(header, 4, 15);
+	return (unsigned int)FXT_G(header, FXT_RECORD_WORDS_FIELD);
 }
 
-/* Metadata records. */
+/* Metadata records: metadata type, provider id, then per type. */
+#define FXT_META_TYPE_FIELD			FXT_FIELD(16, 19)
+#define FXT_META_PROVIDER_FIELD			FXT_FIELD(20, 51)
+#define FXT_PROVIDER_INFO_NAME_LEN_FIELD	FXT_FIELD(52, 59)
+#define FXT_PROVIDER_INFO_RESERVED_FIELD	FXT_FIELD(60, 63)
+#define FXT_PROVIDER_SECTION_RESERVED_FIELD	FXT_FIELD(52, 63)
+#define FXT_PROVIDER_EVENT_FIELD		FXT_FIELD(52, 55)
+#define FXT_PROVIDER_EVENT_RESERVED_FIELD	FXT_FIELD(56, 63)
+/* Trace info (its own layout after the metadata type). */
+#define FXT_TRACE_INFO_TYPE_FIELD		FXT_FIELD(20, 23)
+#define FXT_TRACE_INFO_MAGIC_FIELD		FXT_FIELD(24, 55)
+#define FXT_TRACE_INFO_RESERVED_FIELD		FXT_FIELD(56, 63)
+
 static inline __u64 fxt_provider_info_header(__u32 id, unsigned int name_len)
 {
 	return fxt_record_header(FXT_REC_METADATA, 1 + FXT_WORDS(name_len)) |
-	       FXT_F(FXT_META_PROVIDER_INFO, 16, 19) | FXT_F(id, 20, 51) |
-	       FXT_F(name_len, 52, 59);
+	       FXT_F(FXT_META_PROVIDER_INFO, FXT_META_TYPE_FIELD) |
+	       FXT_F(id, FXT_META_PROVIDER_FIELD) |
+	       FXT_F(name_len, FXT_PROVIDER_INFO_NAME_LEN_FIELD);
 }
 
 static inline __u64 fxt_provider_section_header(__u32 id)
 {
 	return fxt_record_header(FXT_REC_METADATA, 1) |
-	       FXT_F(FXT_META_PROVIDER_SECTION, 16, 19) | FXT_F(id, 20, 51);
+	       FXT_F(FXT_META_PROVIDER_SECTION, FXT_META_TYPE_FIELD) |
+	       FXT_F(id, FXT_META_PROVIDER_FIELD);
 }
 
 static inline __u64 fxt_provider_event_header(__u32 id, unsigned int event)
 {
 	return fxt_record_header(FXT_REC_METADATA, 1) |
-	       FXT_F(FXT_META_PROVIDER_EVENT, 16, 19) | FXT_F(id, 20, 51) |
-	       FXT_F(event, 52, 55);
+	       FXT_F(FXT_META_PROVIDER_EVENT, FXT_META_TYPE_FIELD) |
+	       FXT_F(id, FXT_META_PROVIDER_FIELD) |
+	       FXT_F(event, FXT_PROVIDER_EVENT_FIELD);
 }
 
 /* Initialization record: header + ticks per second. */
+#define FXT_INIT_RESERVED_FIELD		FXT_FIELD(16, 63)
+
 static inline __u64 fxt_init_header(void)
 {
 	return fxt_record_header(FXT_REC_INIT, 2);
 }
 
 /* String record: header + stream; index 1..0x7fff, len 0..0x7fff. */
+#define FXT_STRING_INDEX_FIELD		FXT_FIELD(16, 30)
+#define FXT_STRING_RESERVED1_FIELD	FXT_FIELD(31, 31)
+#define FXT_STRING_LEN_FIELD		FXT_FIELD(32, 46)
+#define FXT_STRING_RESERVED2_FIELD	FXT_FIELD(47, 63)
+
 static inline __u64 fxt_string_header(__u16 index, __u32 len)
 {
 	return fxt_record_header(FXT_REC_STRING, 1 + FXT_WORDS(len)) |
-	       FXT_F(index, 16, 30) | FXT_F(len, 32, 46);
+	       FXT_F(index, FXT_STRING_INDEX_FIELD) |
+	       FXT_F(len, FXT_STRING_LEN_FIELD);
 }
 
 /* Thread record: header + process koid + thread koid. */
+#define FXT_THREAD_INDEX_FIELD		FXT_FIELD(16, 23)
+#define FXT_THREAD_RESERVED_FIELD	FXT_FIELD(24, 63)
+
 static inline __u64 fxt_thread_header(__u8 index)
 {
-	return fxt_record_header(FXT_REC_THREAD, 3) | FXT_F(index, 16, 23);
+	return fxt_record_header(FXT_REC_THREAD, 3) |
+	       FXT_F(index, FXT_THREAD_INDEX_FIELD);
 }
 
 /* Kernel object record: header + koid + name stream + arguments. */
+#define FXT_KOBJ_TYPE_FIELD		FXT_FIELD(16, 23)
+#define FXT_KOBJ_NAME_FIELD		FXT_FIELD(24, 39)
+#define FXT_KOBJ_NARGS_FIELD		FXT_FIELD(40, 43)
+#define FXT_KOBJ_RESERVED_FIELD		FXT_FIELD(44, 63)
+
 static inline __u64 fxt_kobj_header(unsigned int words, unsigned int obj_type,
 				    __u16 name_ref, unsigned int nargs)
 {
 	return fxt_record_header(FXT_REC_KERNEL_OBJ, words) |
-	       FXT_F(obj_type, 16, 23) | FXT_F(name_ref, 24, 39) |
-	       FXT_F(nargs, 40, 43);
+	       FXT_F(obj_type, FXT_KOBJ_TYPE_FIELD) |
+	       FXT_F(name_ref, FXT_KOBJ_NAME_FIELD) |
+	       FXT_F(nargs, FXT_KOBJ_NARGS_FIELD);
 }
 
 /* Event record: header + timestamp + [koids] + [streams] + args + data. */
+#define FXT_EVENT_TYPE_FIELD		FXT_FIELD(16, 19)
+#define FXT_EVENT_NARGS_FIELD		FXT_FIELD(20, 23)
+#define FXT_EVENT_THREAD_FIELD		FXT_FIELD(24, 31)
+#define FXT_EVENT_CATEGORY_FIELD	FXT_FIELD(32, 47)
+#define FXT_EVENT_NAME_FIELD		FXT_FIELD(48, 63)
+
 static inline __u64 fxt_event_header(unsigned int words, unsigned int type,
 				     unsigned int nargs, __u8 thread_ref,
 				     __u16 category_ref, __u16 name_ref)
 {
-	return fxt_record_header(FXT_REC_EVENT, words) | FXT_F(type, 16, 19) |
-	       FXT_F(nargs, 20, 23) | FXT_F(thread_ref, 24, 31) |
-	       FXT_F(category_ref, 32, 47) | FXT_F(name_ref, 48, 63);
+	return fxt_record_header(FXT_REC_EVENT, words) |
+	       FXT_F(type, FXT_EVENT_TYPE_FIELD) |
+	       FXT_F(nargs, FXT_EVENT_NARGS_FIELD) |
+	       FXT_F(thread_ref, FXT_EVENT_THREAD_FIELD) |
+	       FXT_F(category_ref, FXT_EVENT_CATEGORY_FIELD) |
+	       FXT_F(name_ref, FXT_EVENT_NAME_FIELD);
 }
 
+/* Scheduling records: the subtype is in [60..63] of every one. */
+#define FXT_SCHED_TYPE_FIELD		FXT_FIELD(60, 63)
+
 /* Context switch, subtype 0: header + timestamp + inline koid pairs. */
+#define FXT_SWITCH_CPU_FIELD		FXT_FIELD(16, 23)
+#define FXT_SWITCH_OUT_STATE_FIELD	FXT_FIELD(24, 27)
+#define FXT_SWITCH_OUT_THREAD_FIELD	FXT_FIELD(28, 35)
+#define FXT_SWITCH_IN_THREAD_FIELD	FXT_FIELD(36, 43)
+#define FXT_SWITCH_OUT_PRIO_FIELD	FXT_FIELD(44, 51)
+#define FXT_SWITCH_IN_PRIO_FIELD	FXT_FIELD(52, 59)
+
 static inline __u64 fxt_switch_header(unsigned int words, unsigned int cpu,
 				      unsigned int out_state, __u8 out_ref,
 				      __u8 in_ref, __u8 out_prio, __u8 in_prio)
 {
-	return fxt_record_header(FXT_REC_SCHED, words) | FXT_F(cpu, 16, 23) |
-	       FXT_F(out_state, 24, 27) | FXT_F(out_ref, 28, 35) |
-	       FXT_F(in_ref, 36, 43) | FXT_F(out_prio, 44, 51) |
-	       FXT_F(in_prio, 52, 59) |
-	       FXT_F(FXT_SCHED_CONTEXT_SWITCH, 60, 63);
+	return fxt_record_header(FXT_REC_SCHED, words) |
+	       FXT_F(cpu, FXT_SWITCH_CPU_FIELD) |
+	       FXT_F(out_state, FXT_SWITCH_OUT_STATE_FIELD) |
+	       FXT_F(out_ref, FXT_SWITCH_OUT_THREAD_FIELD) |
+	       FXT_F(in_ref, FXT_SWITCH_IN_THREAD_FIELD) |
+	       FXT_F(out_prio, FXT_SWITCH_OUT_PRIO_FIELD) |
+	       FXT_F(in_prio, FXT_SWITCH_IN_PRIO_FIELD) |
+	       FXT_F(FXT_SCHED_CONTEXT_SWITCH, FXT_SCHED_TYPE_FIELD);
 }
 
 /* Thread wakeup, subtype 2: header + timestamp + woken koid + arguments. */
+#define FXT_WAKEUP_NARGS_FIELD		FXT_FIELD(16, 19)
+#define FXT_WAKEUP_CPU_FIELD		FXT_FIELD(20, 35)
+#define FXT_WAKEUP_RESERVED_FIELD	FXT_FIELD(36, 59)
+
 static inline __u64 fxt_wakeup_header(unsigned int words, unsigned int nargs,
 				      unsigned int cpu)
 {
-	return fxt_record_header(FXT_REC_SCHED, words) | FXT_F(nargs, 16, 19) |
-	       FXT_F(cpu, 20, 35) | FXT_F(FXT_SCHED_THREAD_WAKEUP, 60, 63);
+	return fxt_record_header(FXT_REC_SCHED, words) |
+	       FXT_F(nargs, FXT_WAKEUP_NARGS_FIELD) |
+	       FXT_F(cpu, FXT_WAKEUP_CPU_FIELD) |
+	       FXT_F(FXT_SCHED_THREAD_WAKEUP, FXT_SCHED_TYPE_FIELD);
 }
 
 static inline unsigned int fxt_sched_subtype(__u64 header)
 {
-	return (unsigned int)FXT_G(header, 60, 63);
+	return (unsigned int)FXT_G(header, FXT_SCHED_TYPE_FIELD);
 }
 
 /* Argument header: type [0..3], size [4..15], name [16..31], value [32..63]. */
+#define FXT_ARG_TYPE_FIELD		FXT_FIELD(0, 3)
+#define FXT_ARG_WORDS_FIELD		FXT_FIELD(4, 15)
+#define FXT_ARG_NAME_FIELD		FXT_FIELD(16, 31)
+#define FXT_ARG_VALUE32_FIELD		FXT_FIELD(32, 63)
+/* A bool's value is bit 32, a string's value its ref in [32..47]. */
+#define FXT_ARG_BOOL_FIELD		FXT_FIELD(32, 32)
+#define FXT_ARG_BOOL_RESERVED_FIELD	FXT_FIELD(33, 63)
+#define FXT_ARG_STRING_FIELD		FXT_FIELD(32, 47)
+#define FXT_ARG_STRING_RESERVED_FIELD	FXT_FIELD(48, 63)
+
 static inline __u64 fxt_arg_header(unsigned int type, unsigned int words,
 				   __u16 name_ref, __u32 value32)
 {
-	return FXT_F(type, 0, 3) | FXT_F(words, 4, 15) |
-	       FXT_F(name_ref, 16, 31) | FXT_F(value32, 32, 63);
+	return FXT_F(type, FXT_ARG_TYPE_FIELD) |
+	       FXT_F(words, FXT_ARG_WORDS_FIELD) |
+	       FXT_F(name_ref, FXT_ARG_NAME_FIELD) |
+	       FXT_F(value32, FXT_ARG_VALUE32_FIELD);
 }
 
 /*
@@ -258,38 +384,65 @@ static inline __u64 fxt_arg_header(unsigned int type, unsigned int words,
  */
 
 /* Context switch, subtype 1: header + timestamp + out koid + in koid + args. */
+#define FXT_SWITCH_V2_NARGS_FIELD	FXT_FIELD(16, 19)
+#define FXT_SWITCH_V2_CPU_FIELD		FXT_FIELD(20, 35)
+#define FXT_SWITCH_V2_OUT_STATE_FIELD	FXT_FIELD(36, 39)
+#define FXT_SWITCH_V2_RESERVED_FIELD	FXT_FIELD(40, 59)
+
 static inline __u64 fxt_switch_v2_header(unsigned int words, unsigned int nargs,
 					 unsigned int cpu,
 					 unsigned int out_state)
 {
-	return fxt_record_header(FXT_REC_SCHED, words) | FXT_F(nargs, 16, 19) |
-	       FXT_F(cpu, 20, 35) | FXT_F(out_state, 36, 39) |
-	       FXT_F(FXT_SCHED_CONTEXT_SWITCH_V2, 60, 63);
+	return fxt_record_header(FXT_REC_SCHED, words) |
+	       FXT_F(nargs, FXT_SWITCH_V2_NARGS_FIELD) |
+	       FXT_F(cpu, FXT_SWITCH_V2_CPU_FIELD) |
+	       FXT_F(out_state, FXT_SWITCH_V2_OUT_STATE_FIELD) |
+	       FXT_F(FXT_SCHED_CONTEXT_SWITCH_V2, FXT_SCHED_TYPE_FIELD);
 }
 
 /* Blob record: header + [name stream] + payload stream. */
+#define FXT_BLOB_NAME_FIELD		FXT_FIELD(16, 31)
+#define FXT_BLOB_SIZE_FIELD		FXT_FIELD(32, 46)
+#define FXT_BLOB_RESERVED1_FIELD	FXT_FIELD(47, 47)
+#define FXT_BLOB_TYPE_FIELD		FXT_FIELD(48, 55)
+#define FXT_BLOB_RESERVED2_FIELD	FXT_FIELD(56, 63)
+
 static inline __u64 fxt_blob_header(unsigned int words, __u16 name_ref,
 				    unsigned int size, unsigned int blob_type)
 {
-	return fxt_record_header(FXT_REC_BLOB, words) | FXT_F(name_ref, 16, 31) |
-	       FXT_F(size, 32, 46) | FXT_F(blob_type, 48, 55);
+	return fxt_record_header(FXT_REC_BLOB, words) |
+	       FXT_F(name_ref, FXT_BLOB_NAME_FIELD) |
+	       FXT_F(size, FXT_BLOB_SIZE_FIELD) |
+	       FXT_F(blob_type, FXT_BLOB_TYPE_FIELD);
 }
 
 /* Userspace object record: header + pointer + [pid] + [name] + args. */
+#define FXT_UOBJ_PROCESS_FIELD		FXT_FIELD(16, 23)
+#define FXT_UOBJ_NAME_FIELD		FXT_FIELD(24, 39)
+#define FXT_UOBJ_NARGS_FIELD		FXT_FIELD(40, 43)
+#define FXT_UOBJ_RESERVED_FIELD		FXT_FIELD(44, 63)
+
 static inline __u64 fxt_uobj_header(unsigned int words, __u8 process_ref,
 				    __u16 name_ref, unsigned int nargs)
 {
 	return fxt_record_header(FXT_REC_USERSPACE_OBJ, words) |
-	       FXT_F(process_ref, 16, 23) | FXT_F(name_ref, 24, 39) |
-	       FXT_F(nargs, 40, 43);
+	       FXT_F(process_ref, FXT_UOBJ_PROCESS_FIELD) |
+	       FXT_F(name_ref, FXT_UOBJ_NAME_FIELD) |
+	       FXT_F(nargs, FXT_UOBJ_NARGS_FIELD);
 }
 
 /* Log record: header + timestamp + [koids] + message stream. */
+#define FXT_LOG_LEN_FIELD		FXT_FIELD(16, 30)
+#define FXT_LOG_RESERVED1_FIELD		FXT_FIELD(31, 31)
+#define FXT_LOG_THREAD_FIELD		FXT_FIELD(32, 39)
+#define FXT_LOG_RESERVED2_FIELD		FXT_FIELD(40, 63)
+
 static inline __u64 fxt_log_header(unsigned int words, unsigned int len,
 				   __u8 thread_ref)
 {
-	return fxt_record_header(FXT_REC_LOG, words) | FXT_F(len, 16, 30) |
-	       FXT_F(thread_ref, 32, 39);
+	return fxt_record_header(FXT_REC_LOG, words) |
+	       FXT_F(len, FXT_LOG_LEN_FIELD) |
+	       FXT_F(thread_ref, FXT_LOG_THREAD_FIELD);
 }
 
 /* Large records (type 15): 32-bit size in words [4..35], large type [36..39]. */
@@ -297,31 +450,50 @@ static inline __u64 fxt_log_header(unsigned int words, unsigned int len,
 #define FXT_LARGE_BLOB_WITH_METADATA	0	/* blob format */
 #define FXT_LARGE_BLOB_NO_METADATA	1
 
+#define FXT_LARGE_WORDS_FIELD		FXT_FIELD(4, 35)
+#define FXT_LARGE_TYPE_FIELD		FXT_FIELD(36, 39)
+/* Large blob: format [40..43]. */
+#define FXT_LBLOB_FORMAT_FIELD		FXT_FIELD(40, 43)
+#define FXT_LBLOB_RESERVED_FIELD	FXT_FIELD(44, 63)
+
 static inline __u64 fxt_large_record_header(__u32 words, unsigned int large_type)
 {
-	return FXT_F(FXT_REC_LARGE, 0, 3) | FXT_F(words, 4, 35) |
-	       FXT_F(large_type, 36, 39);
+	return FXT_F(FXT_REC_LARGE, FXT_RECORD_TYPE_FIELD) |
+	       FXT_F(words, FXT_LARGE_WORDS_FIELD) |
+	       FXT_F(large_type, FXT_LARGE_TYPE_FIELD);
 }
 
 static inline __u64 fxt_large_blob_header(__u32 words, unsigned int format)
 {
 	return fxt_large_record_header(words, FXT_LARGE_BLOB) |
-	       FXT_F(format, 40, 43);
+	       FXT_F(format, FXT_LBLOB_FORMAT_FIELD);
 }
 
-/* Large blob format header word: category, name, [nargs, thread]. */
+/*
+ * Large blob format header word: category, name, [nargs, thread]; without
+ * metadata, [32..63] are reserved.
+ */
+#define FXT_LBLOB_CATEGORY_FIELD		FXT_FIELD(0, 15)
+#define FXT_LBLOB_NAME_FIELD			FXT_FIELD(16, 31)
+#define FXT_LBLOB_NARGS_FIELD			FXT_FIELD(32, 35)
+#define FXT_LBLOB_THREAD_FIELD			FXT_FIELD(36, 43)
+#define FXT_LBLOB_META_RESERVED_FIELD		FXT_FIELD(44, 63)
+#define FXT_LBLOB_NO_META_RESERVED_FIELD	FXT_FIELD(32, 63)
+
 static inline __u64 fxt_large_blob_format_word(__u16 category_ref,
 					       __u16 name_ref,
 					       unsigned int nargs,
 					       __u8 thread_ref)
 {
-	return FXT_F(category_ref, 0, 15) | FXT_F(name_ref, 16, 31) |
-	       FXT_F(nargs, 32, 35) | FXT_F(thread_ref, 36, 43);
+	return FXT_F(category_ref, FXT_LBLOB_CATEGORY_FIELD) |
+	       FXT_F(name_ref, FXT_LBLOB_NAME_FIELD) |
+	       FXT_F(nargs, FXT_LBLOB_NARGS_FIELD) |
+	       FXT_F(thread_ref, FXT_LBLOB_THREAD_FIELD);
 }
 
 static inline __u64 fxt_large_record_words(__u64 header)
 {
-	return FXT_G(header, 4, 35);
+	return FXT_G(header, FXT_LARGE_WORDS_FIELD);
 }
 
 #endif /* _FXT_FORMAT_H */

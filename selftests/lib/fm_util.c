@@ -19,7 +19,6 @@
 #include "fm_util.h"
 #include "libfxt.h"
 
-#define FM_IRQ_KOID_BASE	0x40000001ull
 #define FM_STACK_MAX		16
 
 pid_t fm_collect_start(const char *archive, const char *mode,
@@ -162,7 +161,7 @@ static void scan_irq(struct fm_walk *w, struct fm_prov *p, unsigned int cpu,
 	struct fm_frame f;
 
 	if (!rec->u.event.thread.defined ||
-	    rec->u.event.thread.tid != FM_IRQ_KOID_BASE + cpu) {
+	    rec->u.event.thread.tid != FXT_KOID_IRQ_THREAD(cpu)) {
 		p->other_thread_irq++;
 		return;
 	}

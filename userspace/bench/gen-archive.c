@@ -22,8 +22,8 @@
 
 #include "libfxt.h"
 
-#define IRQ_PID		0x40000000ull
-#define IRQ_TID(c)	(0x40000001ull + (c))
+#define IRQ_PID		FXT_KOID_IRQ_PROCESS
+#define IRQ_TID(c)	FXT_KOID_IRQ_THREAD(c)
 #define NTASKS		2000
 #define NPROCS		300
 #define CHUNK_RECORDS	20000		/* records per chunk of one CPU */
@@ -280,9 +280,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < ncpus; i++) {
 		char name[16];
 
-		snprintf(name, sizeof(name), "cpu%u", i);
+		snprintf(name, sizeof(name), FXT_CPU_PROVIDER_NAME_FORMAT, i);
 		W(fxt_write_provider_info(&w, i, name));
-		W(fxt_write_init(&w, 1000000000));
+		W(fxt_write_init(&w, FXT_TICKS_PER_SECOND));
 		cpus[i].ts = 1000000000;
 		cpus[i].cur_task = NTASKS;
 	}

@@ -33,6 +33,9 @@
 #define FRAME_NAME	64
 #define FRAME_CAT	32
 #define FRAME_ARGS	200
+/* Is the string s (a struct fxt_str) the literal lit? */
+#define NAME_IS(s, lit)	((s).len == sizeof(lit) - 1 && (s).data && \
+			 !memcmp((s).data, (lit), sizeof(lit) - 1))
 
 enum jstate_kind {
 	JS_UNKNOWN,
@@ -438,9 +441,9 @@ static void on_switch(struct json *j, const struct fxt_record *rec, uint64_t ts)
 
 			if (a->type != FXT_ARG_INT32 || !a->name.data)
 				continue;
-			if (a->name.len == 15 && !memcmp(a->name.data, "incoming_weight", 15))
+			if (NAME_IS(a->name, FXT_ARG_NAME_INCOMING_WEIGHT))
 				in_prio = (uint8_t)a->v.i32;
-			else if (a->name.len == 15 && !memcmp(a->name.data, "outgoing_weight", 15))
+			else if (NAME_IS(a->name, FXT_ARG_NAME_OUTGOING_WEIGHT))
 				out_prio = (uint8_t)a->v.i32;
 		}
 	}
@@ -489,8 +492,7 @@ static void on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts)
 	for (i = 0; i < rec->nargs; i++) {
 		const struct fxt_arg *a = &rec->args[i];
 
-		if (a->type == FXT_ARG_KOID && a->name.len == 5 && a->name.data &&
-		    !memcmp(a->name.data, "waker", 5)) {
+		if (a->type == FXT_ARG_KOID && NAME_IS(a->name, FXT_ARG_NAME_WAKER)) {
 			waker = a->v.koid;
 			have_waker = true;
 		}

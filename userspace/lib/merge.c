@@ -158,9 +158,10 @@ static int scan(struct fxt_merge *m)
 			if (!words)
 				goto last;	/* size 0: whoever reads it reports it */
 			if (fxt_record_type(h) == FXT_REC_METADATA &&
-			    (FXT_G(h, 16, 19) == FXT_META_PROVIDER_INFO ||
-			     FXT_G(h, 16, 19) == FXT_META_PROVIDER_SECTION)) {
-				struct cursor *next = cursor_of(m, &ids, (uint32_t)FXT_G(h, 20, 51));
+			    (FXT_G(h, FXT_META_TYPE_FIELD) == FXT_META_PROVIDER_INFO ||
+			     FXT_G(h, FXT_META_TYPE_FIELD) == FXT_META_PROVIDER_SECTION)) {
+				uint32_t id = (uint32_t)FXT_G(h, FXT_META_PROVIDER_FIELD);
+				struct cursor *next = cursor_of(m, &ids, id);
 
 				if (!next) {
 					rc = -1;

@@ -160,8 +160,8 @@ static void scan_string(struct fxt_newest *n, uint32_t provider,
 			const uint64_t *rec, size_t words)
 {
 	struct prov_strings *ps = prov_strings(n, provider);
-	uint16_t index = (uint16_t)FXT_G(rec[0], 16, 30);
-	size_t len = (size_t)FXT_G(rec[0], 32, 46);
+	uint16_t index = (uint16_t)FXT_G(rec[0], FXT_STRING_INDEX_FIELD);
+	size_t len = (size_t)FXT_G(rec[0], FXT_STRING_LEN_FIELD);
 
 	if (!ps || FXT_WORDS(len) > words - 1)
 		return;
@@ -169,9 +169,9 @@ static void scan_string(struct fxt_newest *n, uint32_t provider,
 		ps->process = 0;
 	if (ps->named_at == index)
 		ps->named_at = 0;
-	if (is_text(rec + 1, len, "process"))
+	if (is_text(rec + 1, len, FXT_ARG_NAME_PROCESS))
 		ps->process = index;
-	else if (is_text(rec + 1, len, "named_at"))
+	else if (is_text(rec + 1, len, FXT_ARG_NAME_NAMED_AT))
 		ps->named_at = index;
 }
 
@@ -240,9 +240,9 @@ static void scan_kobj(struct fxt_newest *n, uint32_t provider,
 		      const uint64_t *rec, size_t words)
 {
 	struct prov_strings *ps = prov_strings(n, provider);
-	uint8_t type = (uint8_t)FXT_G(rec[0], 16, 23);
-	uint16_t name_ref = (uint16_t)FXT_G(rec[0], 24, 39);
-	unsigned int nargs = (unsigned int)FXT_G(rec[0], 40, 43), i;
+	uint8_t type = (uint8_t)FXT_G(rec[0], FXT_KOBJ_TYPE_FIELD);
+	uint16_t name_ref = (uint16_t)FXT_G(rec[0], FXT_KOBJ_NAME_FIELD);
+	unsigned int nargs = (unsigned int)FXT_G(rec[0], FXT_KOBJ_NARGS_FIELD), i;
 	uint64_t process = 0, named_at = 0;
 	size_t len, k = 2;
 	const char *name;
@@ -262,9 +262,9 @@ static void scan_kobj(struct fxt_newest *n, uint32_t provider,
 	}
 	for (i = 0; i < nargs && k < words; i++) {
 		uint64_t ah = rec[k];
-		size_t aw = (size_t)FXT_G(ah, 4, 15);
-		unsigned int at = (unsigned int)FXT_G(ah, 0, 3);
-		uint16_t an = (uint16_t)FXT_G(ah, 16, 31);
+		size_t aw = (size_t)FXT_G(ah, FXT_ARG_WORDS_FIELD);
+		unsigned int at = (unsigned int)FXT_G(ah, FXT_ARG_TYPE_FIELD);
+		uint16_t an = (uint16_t)FXT_G(ah, FXT_ARG_NAME_FIELD);
 		size_t nw = (an & FXT_STRING_REF_INLINE) ?
 			    FXT_WORDS(an & FXT_STRING_INDEX_MAX) : 0;
 
@@ -274,11 +274,12 @@ static void scan_kobj(struct fxt_newest *n, uint32_t provider,
 			const uint64_t *p = rec + k + 1;
 
 			if (at == FXT_ARG_KOID &&
-			    arg_name_is(an, p, aw - 1, ps ? ps->process : 0, "process"))
+			    arg_name_is(an, p, aw - 1, ps ? ps->process : 0,
+					FXT_ARG_NAME_PROCESS))
 				process = p[nw];
 			else if (at == FXT_ARG_UINT64 &&
 				 arg_name_is(an, p, aw - 1, ps ? ps->named_at : 0,
-					     "named_at"))
+					     FXT_ARG_NAME_NAMED_AT))
 				named_at = p[nw];
 		}
 		k += aw;
@@ -344,9 +345,9 @@ int fxt_newest_write_trailer(struct fxt_newest *n, struct fxt_writer *w)
 		}
 		name.len = s->len;
 		if (s->type == FXT_OBJ_THREAD)
-			args[nargs++] = fxt_arg_koid(fxt_str("process"), s->process);
+			args[nargs++] = fxt_arg_koid(fxt_str(FXT_ARG_NAME_PROCESS), s->process);
 		if (s->named_at)
-			args[nargs++] = fxt_arg_u64(fxt_str("named_at"), s->named_at);
+			args[nargs++] = fxt_arg_u64(fxt_str(FXT_ARG_NAME_NAMED_AT), s->named_at);
 		err = fxt_write_kobj(w, s->type, s->koid, name, args, nargs);
 		if (!err)
 			written++;

@@ -620,16 +620,20 @@ static inline void get_thread(struct cur *c, uint8_t ref, struct fxt_thread *t)
 	t->pid = t->tid = 0;
 }
 
-static inline void reserved(struct cur *c, uint64_t word, unsigned int lo, unsigned int hi,
-			    const char *what)
+static inline void reserved_bits(struct cur *c, uint64_t word, unsigned int lo, unsigned int hi,
+				 const char *what)
 {
-	if (unlikely(FXT_G(word, lo, hi)))
+	if (unlikely(FXT_G(word, FXT_FIELD(lo, hi))))
 		REPORT(c, RESERVED_BITS, "%s [%u..%u]", what, lo, hi);
 }
 
+/* A reserved field, one of format.h's *_RESERVED_FIELDs, must be zero. */
+#define reserved(cur, word, field, what) \
+	reserved_bits(cur, word, FXT_FIELD_LO(field), FXT_FIELD_HI(field), what)
+
 static COLD void arg_words_fail(struct cur *c, unsigned int i, unsigned int nargs)
 {
-	unsigned int words = c->p < c->end ? (unsigned int)FXT_G(*c->p, 4, 15) : 0;
+	unsigned int words = c->p < c->end ? (unsigned int)FXT_G(*c->p, FXT_ARG_WORDS_FIELD) : 0;
 
 	if (c->p >= c->end)
 		REPORT(c, ARG_OVERFLOW, "argument %u of %u starts past the end", i, nargs);
@@ -647,7 +651,7 @@ static COLD void arg_words_fail(struct cur *c, unsigned int i, unsigned int narg
  */
 static inline unsigned int arg_words(struct cur *c, unsigned int i, unsigned int nargs)
 {
-	unsigned int words = c->p < c->end ? (unsigned int)FXT_G(*c->p, 4, 15) : 0;
+	unsigned int words = c->p < c->end ? (unsigned int)FXT_G(*c->p, FXT_ARG_WORDS_FIELD) : 0;
 
 	if (likely(words && words <= (size_t)(c->end - c->p)))
 		return words;
@@ -671,7 +675,7 @@ static void get_args(struct cur *c, unsigned int nargs)
 		if (!words)
 			return;
 		h = *c->p;
-		type = (unsigned int)FXT_G(h, 0, 3);
+		type = (unsigned int)FXT_G(h, FXT_ARG_TYPE_FIELD);
 		sub = *c;
 		sub.p = c->p + 1;
 		sub.end = c->p + words;
@@ -685,26 +689,27 @@ static void get_args(struct cur *c, unsigned int nargs)
 			REPORT(c, ARG_UNKNOWN, "%u (argument %u)", type, i);
 			continue;
 		}
-		a->name = get_str(&sub, (uint16_t)FXT_G(h, 16, 31), "argument name");
+		a->name = get_str(&sub, (uint16_t)FXT_G(h, FXT_ARG_NAME_FIELD), "argument name");
 		switch (type) {
 		case FXT_ARG_INT32:
-			a->v.i32 = (int32_t)(uint32_t)FXT_G(h, 32, 63);
+			a->v.i32 = (int32_t)(uint32_t)FXT_G(h, FXT_ARG_VALUE32_FIELD);
 			break;
 		case FXT_ARG_UINT32:
-			a->v.u32 = (uint32_t)FXT_G(h, 32, 63);
+			a->v.u32 = (uint32_t)FXT_G(h, FXT_ARG_VALUE32_FIELD);
 			break;
 		case FXT_ARG_BOOL:
-			a->v.b = FXT_G(h, 32, 32);
-			if (FXT_G(h, 33, 63))
+			a->v.b = FXT_G(h, FXT_ARG_BOOL_FIELD);
+			if (FXT_G(h, FXT_ARG_BOOL_RESERVED_FIELD))
 				REPORT(c, ARG_RESERVED, "%u (bool [33..63])", i);
 			break;
 		case FXT_ARG_STRING:
-			if (FXT_G(h, 48, 63))
+			if (FXT_G(h, FXT_ARG_STRING_RESERVED_FIELD))
 				REPORT(c, ARG_RESERVED, "%u (string [48..63])", i);
-			a->v.str = get_str(&sub, (uint16_t)FXT_G(h, 32, 47), "argument value");
+			a->v.str = get_str(&sub, (uint16_t)FXT_G(h, FXT_ARG_STRING_FIELD),
+					   "argument value");
 			break;
 		default:
-			if (FXT_G(h, 32, 63))
+			if (FXT_G(h, FXT_ARG_VALUE32_FIELD))
 				REPORT(c, ARG_RESERVED, "%u (%s [32..63])", i,
 				       fxt_arg_type_name(type));
 			if (type != FXT_ARG_NULL)
@@ -807,7 +812,7 @@ static bool per_cpu_name(const char *name, uint32_t id)
 
 	if (id >= FXT_MAX_CPUS)
 		return false;
-	snprintf(want, sizeof(want), "cpu%u", id);
+	snprintf(want, sizeof(want), FXT_CPU_PROVIDER_NAME_FORMAT, id);
 	return !strcmp(name, want);
 }
 
@@ -839,18 +844,18 @@ static void decode_metadata(struct cur *c, uint64_t h)
 {
 	struct fxt_reader *r = c->r;
 	struct fxt_record *rec = c->rec;
-	unsigned int type = (unsigned int)FXT_G(h, 16, 19);
-	uint32_t id = (uint32_t)FXT_G(h, 20, 51);
+	unsigned int type = (unsigned int)FXT_G(h, FXT_META_TYPE_FIELD);
+	uint32_t id = (uint32_t)FXT_G(h, FXT_META_PROVIDER_FIELD);
 	struct provider *p;
 
 	rec->subtype = (uint8_t)type;
 	rec->u.meta.provider_id = id;
 	switch (type) {
 	case FXT_META_PROVIDER_INFO: {
-		unsigned int len = (unsigned int)FXT_G(h, 52, 59);
+		unsigned int len = (unsigned int)FXT_G(h, FXT_PROVIDER_INFO_NAME_LEN_FIELD);
 		const char *name;
 
-		reserved(c, h, 60, 63, "provider info");
+		reserved(c, h, FXT_PROVIDER_INFO_RESERVED_FIELD, "provider info");
 		name = take_stream(c, len, "provider name");
 		rec->u.meta.name.ref = 0;
 		rec->u.meta.name.len = name ? (uint16_t)len : 0;
@@ -868,7 +873,7 @@ static void decode_metadata(struct cur *c, uint64_t h)
 		break;
 	}
 	case FXT_META_PROVIDER_SECTION:
-		reserved(c, h, 52, 63, "provider section");
+		reserved(c, h, FXT_PROVIDER_SECTION_RESERVED_FIELD, "provider section");
 		p = provider_find(r, id);
 		if (!p || !p->announced) {
 			p = provider_get(r, id, rec->offset);
@@ -880,8 +885,8 @@ static void decode_metadata(struct cur *c, uint64_t h)
 		r->cur = p;
 		break;
 	case FXT_META_PROVIDER_EVENT:
-		rec->u.meta.event = (uint8_t)FXT_G(h, 52, 55);
-		reserved(c, h, 56, 63, "provider event");
+		rec->u.meta.event = (uint8_t)FXT_G(h, FXT_PROVIDER_EVENT_FIELD);
+		reserved(c, h, FXT_PROVIDER_EVENT_RESERVED_FIELD, "provider event");
 		p = provider_find(r, id);
 		if (!p || !p->announced)
 			REPORT(c, PROVIDER_UNKNOWN, "%u", id);
@@ -891,7 +896,7 @@ static void decode_metadata(struct cur *c, uint64_t h)
 		}
 		break;
 	case FXT_META_TRACE_INFO:
-		rec->u.meta.trace_info_type = (uint8_t)FXT_G(h, 20, 23);
+		rec->u.meta.trace_info_type = (uint8_t)FXT_G(h, FXT_TRACE_INFO_TYPE_FIELD);
 		rec->u.meta.provider_id = 0;
 		if (rec->u.meta.trace_info_type != FXT_TRACE_INFO_MAGIC) {
 			REPORT(c, UNKNOWN_SUBTYPE, "trace info type %u",
@@ -900,11 +905,11 @@ static void decode_metadata(struct cur *c, uint64_t h)
 			c->p = c->end;
 			return;
 		}
-		rec->u.meta.magic = (uint32_t)FXT_G(h, 24, 55);
+		rec->u.meta.magic = (uint32_t)FXT_G(h, FXT_TRACE_INFO_MAGIC_FIELD);
 		if (rec->u.meta.magic != FXT_MAGIC_NUMBER)
 			REPORT(c, BAD_MAGIC_RECORD, "magic number 0x%x",
 			       rec->u.meta.magic);
-		if (FXT_G(h, 56, 63))
+		if (FXT_G(h, FXT_TRACE_INFO_RESERVED_FIELD))
 			REPORT(c, BAD_MAGIC_RECORD, "bits [56..63] set");
 		if (rec->nwords != 1) {
 			REPORT(c, BAD_MAGIC_RECORD, "%llu words, not 1",
@@ -926,21 +931,22 @@ static void decode_kobj(struct cur *c, uint64_t h)
 	const struct fxt_arg *proc, *at;
 	uint64_t process = 0;
 
-	rec->u.kobj.obj_type = (uint8_t)FXT_G(h, 16, 23);
+	rec->u.kobj.obj_type = (uint8_t)FXT_G(h, FXT_KOBJ_TYPE_FIELD);
 	rec->u.kobj.named_at = 0;
-	reserved(c, h, 44, 63, "kernel object record");
+	reserved(c, h, FXT_KOBJ_RESERVED_FIELD, "kernel object record");
 	rec->u.kobj.koid = take(c, "koid");
-	rec->u.kobj.name = get_str(c, (uint16_t)FXT_G(h, 24, 39), "kernel object name");
-	get_args(c, (unsigned int)FXT_G(h, 40, 43));
+	rec->u.kobj.name = get_str(c, (uint16_t)FXT_G(h, FXT_KOBJ_NAME_FIELD),
+				   "kernel object name");
+	get_args(c, (unsigned int)FXT_G(h, FXT_KOBJ_NARGS_FIELD));
 	if (c->bad)
 		return;
 	if (!rec->u.kobj.name.len && rec->u.kobj.name.data)
 		REPORT(c, KOBJ_NAME, "%llu", (unsigned long long)rec->u.kobj.koid);
-	at = find_arg(rec, "named_at");
+	at = find_arg(rec, FXT_ARG_NAME_NAMED_AT);
 	if (at && at->type == FXT_ARG_UINT64)
 		rec->u.kobj.named_at = at->v.u64;
 	if (rec->u.kobj.obj_type == FXT_OBJ_THREAD) {
-		proc = find_arg(rec, "process");
+		proc = find_arg(rec, FXT_ARG_NAME_PROCESS);
 		if (!proc)
 			REPORT(c, KOBJ_NO_PROCESS, "%llu has no \"process\" argument",
 			       (unsigned long long)rec->u.kobj.koid);
@@ -1100,7 +1106,7 @@ static void check_duration(struct cur *c, unsigned int type)
 static void decode_event(struct cur *c, uint64_t h)
 {
 	struct fxt_record *rec = c->rec;
-	unsigned int type = (unsigned int)FXT_G(h, 16, 19);
+	unsigned int type = (unsigned int)FXT_G(h, FXT_EVENT_TYPE_FIELD);
 
 	rec->subtype = (uint8_t)type;
 	check_provider(c);
@@ -1111,14 +1117,15 @@ static void decode_event(struct cur *c, uint64_t h)
 		return;
 	}
 	rec->ts = take(c, "timestamp");
-	get_thread(c, (uint8_t)FXT_G(h, 24, 31), &rec->u.event.thread);
-	rec->u.event.category = get_str(c, (uint16_t)FXT_G(h, 32, 47), "category");
-	rec->u.event.name = get_str(c, (uint16_t)FXT_G(h, 48, 63), "event name");
+	get_thread(c, (uint8_t)FXT_G(h, FXT_EVENT_THREAD_FIELD), &rec->u.event.thread);
+	rec->u.event.category = get_str(c, (uint16_t)FXT_G(h, FXT_EVENT_CATEGORY_FIELD),
+					"category");
+	rec->u.event.name = get_str(c, (uint16_t)FXT_G(h, FXT_EVENT_NAME_FIELD), "event name");
 	if ((c->r->skip_args & FXT_SKIP_SPAN_ARGS) &&
 	    type >= FXT_EVENT_DURATION_BEGIN && type <= FXT_EVENT_DURATION_COMPLETE)
-		skip_args(c, (unsigned int)FXT_G(h, 20, 23));
+		skip_args(c, (unsigned int)FXT_G(h, FXT_EVENT_NARGS_FIELD));
 	else
-		get_args(c, (unsigned int)FXT_G(h, 20, 23));
+		get_args(c, (unsigned int)FXT_G(h, FXT_EVENT_NARGS_FIELD));
 	rec->u.event.data = 0;
 	if (type != FXT_EVENT_INSTANT && type != FXT_EVENT_DURATION_BEGIN &&
 	    type != FXT_EVENT_DURATION_END)
@@ -1146,21 +1153,21 @@ static void decode_sched(struct cur *c, uint64_t h)
 	check_provider(c);
 	switch (sub) {
 	case FXT_SCHED_CONTEXT_SWITCH:
-		rec->u.sw.cpu = (uint16_t)FXT_G(h, 16, 23);
+		rec->u.sw.cpu = (uint16_t)FXT_G(h, FXT_SWITCH_CPU_FIELD);
 		sched_cpu(c, rec->u.sw.cpu, 8, "context switch");
-		state = (unsigned int)FXT_G(h, 24, 27);
-		rec->u.sw.out_prio = (uint8_t)FXT_G(h, 44, 51);
-		rec->u.sw.in_prio = (uint8_t)FXT_G(h, 52, 59);
+		state = (unsigned int)FXT_G(h, FXT_SWITCH_OUT_STATE_FIELD);
+		rec->u.sw.out_prio = (uint8_t)FXT_G(h, FXT_SWITCH_OUT_PRIO_FIELD);
+		rec->u.sw.in_prio = (uint8_t)FXT_G(h, FXT_SWITCH_IN_PRIO_FIELD);
 		rec->ts = take(c, "timestamp");
-		get_thread(c, (uint8_t)FXT_G(h, 28, 35), &rec->u.sw.out);
-		get_thread(c, (uint8_t)FXT_G(h, 36, 43), &rec->u.sw.in);
+		get_thread(c, (uint8_t)FXT_G(h, FXT_SWITCH_OUT_THREAD_FIELD), &rec->u.sw.out);
+		get_thread(c, (uint8_t)FXT_G(h, FXT_SWITCH_IN_THREAD_FIELD), &rec->u.sw.in);
 		rec->nargs = 0;
 		break;
 	case FXT_SCHED_CONTEXT_SWITCH_V2:
-		rec->u.sw.cpu = (uint16_t)FXT_G(h, 20, 35);
+		rec->u.sw.cpu = (uint16_t)FXT_G(h, FXT_SWITCH_V2_CPU_FIELD);
 		sched_cpu(c, rec->u.sw.cpu, 16, "context switch");
-		state = (unsigned int)FXT_G(h, 36, 39);
-		reserved(c, h, 40, 59, "context switch");
+		state = (unsigned int)FXT_G(h, FXT_SWITCH_V2_OUT_STATE_FIELD);
+		reserved(c, h, FXT_SWITCH_V2_RESERVED_FIELD, "context switch");
 		rec->u.sw.out_prio = rec->u.sw.in_prio = 0;
 		rec->ts = take(c, "timestamp");
 		memset(&rec->u.sw.out, 0, sizeof(rec->u.sw.out));
@@ -1169,24 +1176,28 @@ static void decode_sched(struct cur *c, uint64_t h)
 		rec->u.sw.out.tid = take(c, "outgoing thread koid");
 		rec->u.sw.in.tid = take(c, "incoming thread koid");
 		if (c->r->skip_args & FXT_SKIP_SCHED_ARGS) {
-			skip_args(c, (unsigned int)FXT_G(h, 16, 19));
+			skip_args(c, (unsigned int)FXT_G(h, FXT_SWITCH_V2_NARGS_FIELD));
 		} else {
-			get_args(c, (unsigned int)FXT_G(h, 16, 19));
-			check_arg_types(c, "outgoing_weight", 15, FXT_ARG_INT32,
-					"incoming_weight", 15, FXT_ARG_INT32);
+			get_args(c, (unsigned int)FXT_G(h, FXT_SWITCH_V2_NARGS_FIELD));
+			check_arg_types(c, FXT_ARG_NAME_OUTGOING_WEIGHT,
+					sizeof(FXT_ARG_NAME_OUTGOING_WEIGHT) - 1, FXT_ARG_INT32,
+					FXT_ARG_NAME_INCOMING_WEIGHT,
+					sizeof(FXT_ARG_NAME_INCOMING_WEIGHT) - 1, FXT_ARG_INT32);
 		}
 		break;
 	case FXT_SCHED_THREAD_WAKEUP:
-		rec->u.wakeup.cpu = (uint16_t)FXT_G(h, 20, 35);
+		rec->u.wakeup.cpu = (uint16_t)FXT_G(h, FXT_WAKEUP_CPU_FIELD);
 		sched_cpu(c, rec->u.wakeup.cpu, 16, "thread wakeup");
-		reserved(c, h, 36, 59, "thread wakeup");
+		reserved(c, h, FXT_WAKEUP_RESERVED_FIELD, "thread wakeup");
 		rec->ts = take(c, "timestamp");
 		rec->u.wakeup.tid = take(c, "woken thread koid");
 		if (c->r->skip_args & FXT_SKIP_SCHED_ARGS) {
-			skip_args(c, (unsigned int)FXT_G(h, 16, 19));
+			skip_args(c, (unsigned int)FXT_G(h, FXT_WAKEUP_NARGS_FIELD));
 		} else {
-			get_args(c, (unsigned int)FXT_G(h, 16, 19));
-			check_arg_types(c, "weight", 6, FXT_ARG_INT32, "waker", 5, FXT_ARG_KOID);
+			get_args(c, (unsigned int)FXT_G(h, FXT_WAKEUP_NARGS_FIELD));
+			check_arg_types(c, FXT_ARG_NAME_WEIGHT, sizeof(FXT_ARG_NAME_WEIGHT) - 1,
+					FXT_ARG_INT32, FXT_ARG_NAME_WAKER,
+					sizeof(FXT_ARG_NAME_WAKER) - 1, FXT_ARG_KOID);
 		}
 		if (!c->bad)
 			check_ts(c, rec->ts);
@@ -1207,8 +1218,8 @@ static void decode_sched(struct cur *c, uint64_t h)
 static void decode_large(struct cur *c, uint64_t h)
 {
 	struct fxt_record *rec = c->rec;
-	unsigned int ltype = (unsigned int)FXT_G(h, 36, 39);
-	unsigned int format = (unsigned int)FXT_G(h, 40, 43);
+	unsigned int ltype = (unsigned int)FXT_G(h, FXT_LARGE_TYPE_FIELD);
+	unsigned int format = (unsigned int)FXT_G(h, FXT_LBLOB_FORMAT_FIELD);
 	uint64_t f, size;
 
 	rec->subtype = (uint8_t)ltype;
@@ -1225,22 +1236,23 @@ static void decode_large(struct cur *c, uint64_t h)
 		c->p = c->end;
 		return;
 	}
-	reserved(c, h, 44, 63, "large blob");
+	reserved(c, h, FXT_LBLOB_RESERVED_FIELD, "large blob");
 	f = take(c, "format header");
 	if (format == FXT_LARGE_BLOB_WITH_METADATA)
-		reserved(c, f, 44, 63, "large blob format header");
+		reserved(c, f, FXT_LBLOB_META_RESERVED_FIELD, "large blob format header");
 	else
-		reserved(c, f, 32, 63, "large blob format header");
-	rec->u.lblob.category = get_str(c, (uint16_t)FXT_G(f, 0, 15), "category");
-	rec->u.lblob.name = get_str(c, (uint16_t)FXT_G(f, 16, 31), "blob name");
+		reserved(c, f, FXT_LBLOB_NO_META_RESERVED_FIELD, "large blob format header");
+	rec->u.lblob.category = get_str(c, (uint16_t)FXT_G(f, FXT_LBLOB_CATEGORY_FIELD),
+					"category");
+	rec->u.lblob.name = get_str(c, (uint16_t)FXT_G(f, FXT_LBLOB_NAME_FIELD), "blob name");
 	rec->nargs = 0;
 	memset(&rec->u.lblob.thread, 0, sizeof(rec->u.lblob.thread));
 	rec->ts = 0;
 	if (format == FXT_LARGE_BLOB_WITH_METADATA) {
 		check_provider(c);
 		rec->ts = take(c, "timestamp");
-		get_thread(c, (uint8_t)FXT_G(f, 36, 43), &rec->u.lblob.thread);
-		get_args(c, (unsigned int)FXT_G(f, 32, 35));
+		get_thread(c, (uint8_t)FXT_G(f, FXT_LBLOB_THREAD_FIELD), &rec->u.lblob.thread);
+		get_args(c, (unsigned int)FXT_G(f, FXT_LBLOB_NARGS_FIELD));
 	}
 	size = take(c, "blob size");
 	rec->u.lblob.size = size;
@@ -1268,7 +1280,7 @@ static void decode(struct fxt_reader *r, struct fxt_record *rec)
 		decode_metadata(&c, h);
 		break;
 	case FXT_REC_INIT:
-		reserved(&c, h, 16, 63, "initialization record");
+		reserved(&c, h, FXT_INIT_RESERVED_FIELD, "initialization record");
 		check_provider(&c);
 		rec->u.init.ticks_per_second = take(&c, "ticks per second");
 		if (c.bad)
@@ -1279,11 +1291,11 @@ static void decode(struct fxt_reader *r, struct fxt_record *rec)
 			r->cur->ticks_per_second = rec->u.init.ticks_per_second;
 		break;
 	case FXT_REC_STRING: {
-		unsigned int index = (unsigned int)FXT_G(h, 16, 30);
-		unsigned int len = (unsigned int)FXT_G(h, 32, 46);
+		unsigned int index = (unsigned int)FXT_G(h, FXT_STRING_INDEX_FIELD);
+		unsigned int len = (unsigned int)FXT_G(h, FXT_STRING_LEN_FIELD);
 
-		reserved(&c, h, 31, 31, "string record");
-		reserved(&c, h, 47, 63, "string record");
+		reserved(&c, h, FXT_STRING_RESERVED1_FIELD, "string record");
+		reserved(&c, h, FXT_STRING_RESERVED2_FIELD, "string record");
 		check_provider(&c);
 		rec->u.string.index = (uint16_t)index;
 		rec->u.string.str.ref = (uint16_t)index;
@@ -1303,9 +1315,9 @@ static void decode(struct fxt_reader *r, struct fxt_record *rec)
 		break;
 	}
 	case FXT_REC_THREAD: {
-		unsigned int index = (unsigned int)FXT_G(h, 16, 23);
+		unsigned int index = (unsigned int)FXT_G(h, FXT_THREAD_INDEX_FIELD);
 
-		reserved(&c, h, 24, 63, "thread record");
+		reserved(&c, h, FXT_THREAD_RESERVED_FIELD, "thread record");
 		check_provider(&c);
 		rec->u.thread.index = (uint8_t)index;
 		rec->u.thread.pid = take(&c, "process koid");
@@ -1327,13 +1339,14 @@ static void decode(struct fxt_reader *r, struct fxt_record *rec)
 		decode_event(&c, h);
 		break;
 	case FXT_REC_BLOB: {
-		unsigned int size = (unsigned int)FXT_G(h, 32, 46);
+		unsigned int size = (unsigned int)FXT_G(h, FXT_BLOB_SIZE_FIELD);
 
-		reserved(&c, h, 47, 47, "blob record");
-		reserved(&c, h, 56, 63, "blob record");
+		reserved(&c, h, FXT_BLOB_RESERVED1_FIELD, "blob record");
+		reserved(&c, h, FXT_BLOB_RESERVED2_FIELD, "blob record");
 		check_provider(&c);
-		rec->u.blob.blob_type = (uint8_t)FXT_G(h, 48, 55);
-		rec->u.blob.name = get_str(&c, (uint16_t)FXT_G(h, 16, 31), "blob name");
+		rec->u.blob.blob_type = (uint8_t)FXT_G(h, FXT_BLOB_TYPE_FIELD);
+		rec->u.blob.name = get_str(&c, (uint16_t)FXT_G(h, FXT_BLOB_NAME_FIELD),
+					   "blob name");
 		rec->u.blob.size = size;
 		if (!c.bad && FXT_WORDS(size) != (size_t)(c.end - c.p)) {
 			REPORT(&c, BLOB_SIZE, "%u", size);
@@ -1347,9 +1360,9 @@ static void decode(struct fxt_reader *r, struct fxt_record *rec)
 		break;
 	}
 	case FXT_REC_USERSPACE_OBJ: {
-		uint8_t ref = (uint8_t)FXT_G(h, 16, 23);
+		uint8_t ref = (uint8_t)FXT_G(h, FXT_UOBJ_PROCESS_FIELD);
 
-		reserved(&c, h, 44, 63, "userspace object record");
+		reserved(&c, h, FXT_UOBJ_RESERVED_FIELD, "userspace object record");
 		check_provider(&c);
 		rec->u.uobj.pointer = take(&c, "pointer");
 		rec->u.uobj.process.ref = ref;
@@ -1364,8 +1377,9 @@ static void decode(struct fxt_reader *r, struct fxt_record *rec)
 			rec->u.uobj.process.defined = false;
 			REPORT(&c, THREAD_UNDEFINED, "%u", ref);
 		}
-		rec->u.uobj.name = get_str(&c, (uint16_t)FXT_G(h, 24, 39), "object name");
-		get_args(&c, (unsigned int)FXT_G(h, 40, 43));
+		rec->u.uobj.name = get_str(&c, (uint16_t)FXT_G(h, FXT_UOBJ_NAME_FIELD),
+					   "object name");
+		get_args(&c, (unsigned int)FXT_G(h, FXT_UOBJ_NARGS_FIELD));
 		break;
 	}
 	case FXT_REC_KERNEL_OBJ:
@@ -1375,13 +1389,13 @@ static void decode(struct fxt_reader *r, struct fxt_record *rec)
 		decode_sched(&c, h);
 		break;
 	case FXT_REC_LOG: {
-		unsigned int len = (unsigned int)FXT_G(h, 16, 30);
+		unsigned int len = (unsigned int)FXT_G(h, FXT_LOG_LEN_FIELD);
 
-		reserved(&c, h, 31, 31, "log record");
-		reserved(&c, h, 40, 63, "log record");
+		reserved(&c, h, FXT_LOG_RESERVED1_FIELD, "log record");
+		reserved(&c, h, FXT_LOG_RESERVED2_FIELD, "log record");
 		check_provider(&c);
 		rec->ts = take(&c, "timestamp");
-		get_thread(&c, (uint8_t)FXT_G(h, 32, 39), &rec->u.log.thread);
+		get_thread(&c, (uint8_t)FXT_G(h, FXT_LOG_THREAD_FIELD), &rec->u.log.thread);
 		rec->u.log.msg.ref = 0;
 		rec->u.log.msg.len = (uint16_t)len;
 		rec->u.log.msg.data = take_stream(&c, len, "log message");

@@ -508,7 +508,7 @@ int fxt_write_process(struct fxt_writer *w, uint64_t koid, const char *name)
 int fxt_write_thread_kobj(struct fxt_writer *w, uint64_t koid, const char *name,
 			  uint64_t process_koid)
 {
-	struct fxt_arg a = fxt_arg_koid(fxt_str("process"), process_koid);
+	struct fxt_arg a = fxt_arg_koid(fxt_str(FXT_ARG_NAME_PROCESS), process_koid);
 
 	return fxt_write_kobj(w, FXT_OBJ_THREAD, koid, fxt_str(name), &a, 1);
 }
@@ -650,8 +650,8 @@ int fxt_write_wakeup(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
 {
 	struct fxt_arg a[2];
 
-	a[0] = fxt_arg_i32(fxt_str("weight"), weight);
-	a[1] = fxt_arg_koid(fxt_str("waker"), waker_tid);
+	a[0] = fxt_arg_i32(fxt_str(FXT_ARG_NAME_WEIGHT), weight);
+	a[1] = fxt_arg_koid(fxt_str(FXT_ARG_NAME_WAKER), waker_tid);
 	return fxt_write_wakeup_args(w, cpu, ts, woken_tid, a, 2);
 }
 

@@ -13,8 +13,8 @@
 
 #include "archives.h"
 
-#define IRQ_PID		0x40000000ull
-#define IRQ_TID(c)	(0x40000001ull + (c))
+#define IRQ_PID		FXT_KOID_IRQ_PROCESS
+#define IRQ_TID(c)	FXT_KOID_IRQ_THREAD(c)
 #define NS		1000000000ull
 
 /* Raw words: RAW(w, a, b, c) appends three words. */
@@ -499,18 +499,20 @@ static void build_big_endian(struct fxt_writer *w)
 static void build_bad_magic(struct fxt_writer *w)
 {
 	uint64_t ti = fxt_record_header(FXT_REC_METADATA, 1) |
-		      FXT_F(FXT_META_TRACE_INFO, 16, 19) | FXT_F(FXT_TRACE_INFO_MAGIC, 20, 23);
+		      FXT_F(FXT_META_TRACE_INFO, FXT_META_TYPE_FIELD) |
+		      FXT_F(FXT_TRACE_INFO_MAGIC, FXT_TRACE_INFO_TYPE_FIELD);
 
 	prelude(w);
-	RAW(w, ti | FXT_F(0x12345678, 24, 55));		/* wrong number */
-	RAW(w, FXT_MAGIC_RECORD | FXT_F(1, 56, 63));	/* bits [56..63] */
-	RAW(w, (FXT_MAGIC_RECORD & ~FXT_F(0xfff, 4, 15)) | FXT_F(2, 4, 15), 0);
+	RAW(w, ti | FXT_F(0x12345678, FXT_TRACE_INFO_MAGIC_FIELD));	/* wrong number */
+	RAW(w, FXT_MAGIC_RECORD | FXT_F(1, FXT_TRACE_INFO_RESERVED_FIELD));
+	RAW(w, (FXT_MAGIC_RECORD & ~FXT_F(0xfff, FXT_RECORD_WORDS_FIELD)) |
+	       FXT_F(2, FXT_RECORD_WORDS_FIELD), 0);
 }
 
 static void build_size_zero(struct fxt_writer *w)
 {
 	prelude(w);
-	RAW(w, fxt_record_header(FXT_REC_STRING, 0) | FXT_F(1, 16, 30));
+	RAW(w, fxt_record_header(FXT_REC_STRING, 0) | FXT_F(1, FXT_STRING_INDEX_FIELD));
 	fxt_write_string(w, 1, "never read", 10);
 }
 
@@ -525,40 +527,44 @@ static void build_size_mismatch(struct fxt_writer *w)
 {
 	prelude(w);
 	RAW(w, fxt_record_header(FXT_REC_INIT, 3), NS, 0);		/* extra word */
-	RAW(w, fxt_record_header(FXT_REC_THREAD, 2) | FXT_F(1, 16, 23), 1);	/* short */
-	RAW(w, fxt_provider_info_header(1, 4) | FXT_F(3, 4, 15), sw("cpu1"), 0);
+	/* a thread record of 2 words, short of its 3 */
+	RAW(w, fxt_record_header(FXT_REC_THREAD, 2) | FXT_F(1, FXT_THREAD_INDEX_FIELD), 1);
+	RAW(w, fxt_provider_info_header(1, 4) | FXT_F(3, FXT_RECORD_WORDS_FIELD), sw("cpu1"), 0);
 }
 
 /*
  * Every reserved field the reader checks, one record each (the unit tests
  * list the messages; run-tests.sh checks that every reserved() of
- * lib/reader.c is among them).
+ * lib/reader.c is among them). The bits are spelled FXT_FIELD(bit, bit),
+ * not as format.h's *_RESERVED_FIELDs: these records test those ranges.
  */
 static void build_reserved_bits(struct fxt_writer *w)
 {
 	prelude(w);
-	RAW(w, fxt_string_header(1, 3) | FXT_F(1, 47, 47), sw("abc"));
-	RAW(w, fxt_string_header(2, 3) | FXT_F(1, 31, 31), sw("def"));
-	RAW(w, fxt_init_header() | FXT_F(1, 20, 20), NS);
-	RAW(w, fxt_thread_header(1) | FXT_F(5, 24, 31), 1, 2);
-	RAW(w, fxt_provider_section_header(0) | FXT_F(1, 60, 60));
-	RAW(w, fxt_provider_event_header(0, FXT_PROVIDER_EVENT_BUFFER_FULL) | FXT_F(1, 58, 58));
-	RAW(w, fxt_wakeup_header(3, 0, 0) | FXT_F(1, 40, 40), 10, 1);
-	RAW(w, fxt_switch_v2_header(4, 0, 0, FXT_THREAD_NEW) | FXT_F(1, 45, 45), 20, 1, 2);
+	RAW(w, fxt_string_header(1, 3) | FXT_F(1, FXT_FIELD(47, 47)), sw("abc"));
+	RAW(w, fxt_string_header(2, 3) | FXT_F(1, FXT_FIELD(31, 31)), sw("def"));
+	RAW(w, fxt_init_header() | FXT_F(1, FXT_FIELD(20, 20)), NS);
+	RAW(w, fxt_thread_header(1) | FXT_F(5, FXT_FIELD(24, 31)), 1, 2);
+	RAW(w, fxt_provider_section_header(0) | FXT_F(1, FXT_FIELD(60, 60)));
+	RAW(w, fxt_provider_event_header(0, FXT_PROVIDER_EVENT_BUFFER_FULL) |
+	       FXT_F(1, FXT_FIELD(58, 58)));
+	RAW(w, fxt_wakeup_header(3, 0, 0) | FXT_F(1, FXT_FIELD(40, 40)), 10, 1);
+	RAW(w, fxt_switch_v2_header(4, 0, 0, FXT_THREAD_NEW) | FXT_F(1, FXT_FIELD(45, 45)),
+	    20, 1, 2);
 	RAW(w, fxt_kobj_header(3, FXT_OBJ_PROCESS, fxt_inline_string_ref(1), 0) |
-	       FXT_F(1, 50, 50), 9, sw("p"));
-	RAW(w, fxt_blob_header(2, 0, 8, 1) | FXT_F(1, 47, 47), 42);
-	RAW(w, fxt_blob_header(2, 0, 8, 1) | FXT_F(1, 60, 60), 42);
-	RAW(w, fxt_uobj_header(3, 0, 0, 0) | FXT_F(1, 50, 50), 0x1000, 9);
-	RAW(w, fxt_log_header(4, 0, 0) | FXT_F(1, 31, 31), 30, 1, 2);
-	RAW(w, fxt_log_header(4, 0, 0) | FXT_F(1, 45, 45), 40, 1, 2);
-	RAW(w, fxt_large_blob_header(3, FXT_LARGE_BLOB_NO_METADATA) | FXT_F(1, 50, 50),
+	       FXT_F(1, FXT_FIELD(50, 50)), 9, sw("p"));
+	RAW(w, fxt_blob_header(2, 0, 8, 1) | FXT_F(1, FXT_FIELD(47, 47)), 42);
+	RAW(w, fxt_blob_header(2, 0, 8, 1) | FXT_F(1, FXT_FIELD(60, 60)), 42);
+	RAW(w, fxt_uobj_header(3, 0, 0, 0) | FXT_F(1, FXT_FIELD(50, 50)), 0x1000, 9);
+	RAW(w, fxt_log_header(4, 0, 0) | FXT_F(1, FXT_FIELD(31, 31)), 30, 1, 2);
+	RAW(w, fxt_log_header(4, 0, 0) | FXT_F(1, FXT_FIELD(45, 45)), 40, 1, 2);
+	RAW(w, fxt_large_blob_header(3, FXT_LARGE_BLOB_NO_METADATA) | FXT_F(1, FXT_FIELD(50, 50)),
 	    fxt_large_blob_format_word(0, 0, 0, 0), 0);
 	RAW(w, fxt_large_blob_header(3, FXT_LARGE_BLOB_NO_METADATA),
-	    fxt_large_blob_format_word(0, 0, 0, 0) | FXT_F(1, 40, 40), 0);
+	    fxt_large_blob_format_word(0, 0, 0, 0) | FXT_F(1, FXT_FIELD(40, 40)), 0);
 	RAW(w, fxt_large_blob_header(6, FXT_LARGE_BLOB_WITH_METADATA),
-	    fxt_large_blob_format_word(0, 0, 0, 0) | FXT_F(1, 50, 50), 50, 1, 2, 0);
-	RAW(w, fxt_provider_info_header(1, 4) | FXT_F(1, 61, 61), sw("cpu1"));
+	    fxt_large_blob_format_word(0, 0, 0, 0) | FXT_F(1, FXT_FIELD(50, 50)), 50, 1, 2, 0);
+	RAW(w, fxt_provider_info_header(1, 4) | FXT_F(1, FXT_FIELD(61, 61)), sw("cpu1"));
 }
 
 static void build_unknown_record(struct fxt_writer *w)
@@ -571,12 +577,13 @@ static void build_unknown_record(struct fxt_writer *w)
 static void build_unknown_subtype(struct fxt_writer *w)
 {
 	prelude(w);
-	RAW(w, fxt_record_header(FXT_REC_METADATA, 1) | FXT_F(7, 16, 19));
-	RAW(w, fxt_record_header(FXT_REC_METADATA, 1) | FXT_F(FXT_META_TRACE_INFO, 16, 19) |
-	       FXT_F(3, 20, 23));
+	RAW(w, fxt_record_header(FXT_REC_METADATA, 1) | FXT_F(7, FXT_META_TYPE_FIELD));
+	RAW(w, fxt_record_header(FXT_REC_METADATA, 1) |
+	       FXT_F(FXT_META_TRACE_INFO, FXT_META_TYPE_FIELD) |
+	       FXT_F(3, FXT_TRACE_INFO_TYPE_FIELD));
 	RAW(w, fxt_provider_event_header(0, 5));
 	RAW(w, fxt_event_header(2, 12, 0, 0, 0, 0), 100);
-	RAW(w, fxt_record_header(FXT_REC_SCHED, 2) | FXT_F(5, 60, 63), 100);
+	RAW(w, fxt_record_header(FXT_REC_SCHED, 2) | FXT_F(5, FXT_SCHED_TYPE_FIELD), 100);
 	RAW(w, fxt_large_record_header(2, 3), 0);
 	RAW(w, fxt_large_blob_header(2, 4), 0);
 }

@@ -189,10 +189,20 @@ while read -r name golden sev; do
 done <check.list
 
 # Every reserved-field check of the reader ("what [lo..hi]") is triggered
-# by the reserved-bits archive: a new check needs a new record there.
-sed -n 's/.*reserved(&\{0,1\}c, [a-z]*, \([0-9]*\), \([0-9]*\), "\([^"]*\)");.*/\3 [\1..\2]/p' \
-	"$T/../lib/reader.c" >reserved.list
+# by the reserved-bits archive: a new check needs a new record there. The
+# checks name *_RESERVED_FIELDs; include/fxt/format.h gives their FXT_FIELD(lo, hi).
+sed -n 's/.*reserved(&\{0,1\}c, [a-z]*, \(FXT_[A-Z0-9_]*_FIELD\), "\([^"]*\)");.*/\1 \2/p' \
+	"$T/../lib/reader.c" >reserved.fields
+: >reserved.list
+while read -r field what; do
+	range=$(sed -n "s/^#define $field[[:space:]]*FXT_FIELD(\([0-9]*\), \([0-9]*\))\$/\1..\2/p" \
+		"$T/../../include/fxt/format.h")
+	[ -n "$range" ] || bad "$field (lib/reader.c) is not a field of include/fxt/format.h"
+	echo "$what [$range]" >>reserved.list
+done <reserved.fields
 [ -s reserved.list ] || bad "no reserved() checks found in lib/reader.c"
+[ "$(grep -c 'reserved(&\{0,1\}c, ' "$T/../lib/reader.c")" = "$(wc -l <reserved.list)" ] ||
+	bad "a reserved() check of lib/reader.c names no *_FIELD of include/fxt/format.h"
 while read -r what; do
 	if grep -qF "reserved bits set: $what" reserved-bits.check; then
 		ok

@@ -1330,9 +1330,9 @@ static void test_newest_golden(void)
 		if (!words)
 			break;
 		if (fxt_record_type(h) == FXT_REC_METADATA &&
-		    (FXT_G(h, 16, 19) == FXT_META_PROVIDER_INFO ||
-		     FXT_G(h, 16, 19) == FXT_META_PROVIDER_SECTION)) {
-			provider = (uint32_t)FXT_G(h, 20, 51);
+		    (FXT_G(h, FXT_META_TYPE_FIELD) == FXT_META_PROVIDER_INFO ||
+		     FXT_G(h, FXT_META_TYPE_FIELD) == FXT_META_PROVIDER_SECTION)) {
+			provider = (uint32_t)FXT_G(h, FXT_META_PROVIDER_FIELD);
 			if (provider == FXT_NAMES_PROVIDER_ID) {
 				trailer = off;
 				break;
@@ -1355,8 +1355,107 @@ out:
 	free(t.data);
 }
 
+/*
+ * format.h's field table: the fields of each header word, reserved ranges
+ * included, are within the word, do not overlap and cover all 64 bits.
+ */
+struct layout {
+	const char *what;
+	unsigned int fields[10];	/* 0 ends: FXT_FIELD(0, 0) is no field here */
+};
+
+#define HDR	FXT_RECORD_TYPE_FIELD, FXT_RECORD_WORDS_FIELD
+#define META	HDR, FXT_META_TYPE_FIELD
+#define ARG	FXT_ARG_TYPE_FIELD, FXT_ARG_WORDS_FIELD, FXT_ARG_NAME_FIELD
+
+static const struct layout layouts[] = {
+	{ "provider info", { META, FXT_META_PROVIDER_FIELD, FXT_PROVIDER_INFO_NAME_LEN_FIELD,
+			     FXT_PROVIDER_INFO_RESERVED_FIELD } },
+	{ "provider section", { META, FXT_META_PROVIDER_FIELD,
+				FXT_PROVIDER_SECTION_RESERVED_FIELD } },
+	{ "provider event", { META, FXT_META_PROVIDER_FIELD, FXT_PROVIDER_EVENT_FIELD,
+			      FXT_PROVIDER_EVENT_RESERVED_FIELD } },
+	{ "trace info", { META, FXT_TRACE_INFO_TYPE_FIELD, FXT_TRACE_INFO_MAGIC_FIELD,
+			  FXT_TRACE_INFO_RESERVED_FIELD } },
+	{ "initialization", { HDR, FXT_INIT_RESERVED_FIELD } },
+	{ "string", { HDR, FXT_STRING_INDEX_FIELD, FXT_STRING_RESERVED1_FIELD,
+		      FXT_STRING_LEN_FIELD, FXT_STRING_RESERVED2_FIELD } },
+	{ "thread", { HDR, FXT_THREAD_INDEX_FIELD, FXT_THREAD_RESERVED_FIELD } },
+	{ "event", { HDR, FXT_EVENT_TYPE_FIELD, FXT_EVENT_NARGS_FIELD, FXT_EVENT_THREAD_FIELD,
+		     FXT_EVENT_CATEGORY_FIELD, FXT_EVENT_NAME_FIELD } },
+	{ "blob", { HDR, FXT_BLOB_NAME_FIELD, FXT_BLOB_SIZE_FIELD, FXT_BLOB_RESERVED1_FIELD,
+		    FXT_BLOB_TYPE_FIELD, FXT_BLOB_RESERVED2_FIELD } },
+	{ "userspace object", { HDR, FXT_UOBJ_PROCESS_FIELD, FXT_UOBJ_NAME_FIELD,
+				FXT_UOBJ_NARGS_FIELD, FXT_UOBJ_RESERVED_FIELD } },
+	{ "kernel object", { HDR, FXT_KOBJ_TYPE_FIELD, FXT_KOBJ_NAME_FIELD,
+			     FXT_KOBJ_NARGS_FIELD, FXT_KOBJ_RESERVED_FIELD } },
+	{ "context switch", { HDR, FXT_SWITCH_CPU_FIELD, FXT_SWITCH_OUT_STATE_FIELD,
+			      FXT_SWITCH_OUT_THREAD_FIELD, FXT_SWITCH_IN_THREAD_FIELD,
+			      FXT_SWITCH_OUT_PRIO_FIELD, FXT_SWITCH_IN_PRIO_FIELD,
+			      FXT_SCHED_TYPE_FIELD } },
+	{ "context switch v2", { HDR, FXT_SWITCH_V2_NARGS_FIELD, FXT_SWITCH_V2_CPU_FIELD,
+				 FXT_SWITCH_V2_OUT_STATE_FIELD, FXT_SWITCH_V2_RESERVED_FIELD,
+				 FXT_SCHED_TYPE_FIELD } },
+	{ "thread wakeup", { HDR, FXT_WAKEUP_NARGS_FIELD, FXT_WAKEUP_CPU_FIELD,
+			     FXT_WAKEUP_RESERVED_FIELD, FXT_SCHED_TYPE_FIELD } },
+	{ "log", { HDR, FXT_LOG_LEN_FIELD, FXT_LOG_RESERVED1_FIELD, FXT_LOG_THREAD_FIELD,
+		   FXT_LOG_RESERVED2_FIELD } },
+	{ "large blob", { FXT_RECORD_TYPE_FIELD, FXT_LARGE_WORDS_FIELD, FXT_LARGE_TYPE_FIELD,
+			  FXT_LBLOB_FORMAT_FIELD, FXT_LBLOB_RESERVED_FIELD } },
+	{ "large blob format, metadata", { FXT_LBLOB_CATEGORY_FIELD, FXT_LBLOB_NAME_FIELD,
+					   FXT_LBLOB_NARGS_FIELD, FXT_LBLOB_THREAD_FIELD,
+					   FXT_LBLOB_META_RESERVED_FIELD } },
+	{ "large blob format, no metadata", { FXT_LBLOB_CATEGORY_FIELD, FXT_LBLOB_NAME_FIELD,
+					      FXT_LBLOB_NO_META_RESERVED_FIELD } },
+	{ "argument", { ARG, FXT_ARG_VALUE32_FIELD } },
+	{ "bool argument", { ARG, FXT_ARG_BOOL_FIELD, FXT_ARG_BOOL_RESERVED_FIELD } },
+	{ "string argument", { ARG, FXT_ARG_STRING_FIELD, FXT_ARG_STRING_RESERVED_FIELD } },
+};
+
+static void test_field_table(void)
+{
+	size_t i, k;
+
+	for (i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+		uint64_t seen = 0;
+
+		for (k = 0; k < 10 && layouts[i].fields[k]; k++) {
+			unsigned int f = layouts[i].fields[k];
+			unsigned int lo = FXT_FIELD_LO(f), hi = FXT_FIELD_HI(f);
+			uint64_t bits = FXT_F(~0ull, f);
+
+			EXPECT(lo <= hi && hi <= 63);
+			EXPECT_EQ_U(bits, (~0ull >> (63 - hi)) & (~0ull << lo));
+			EXPECT_EQ_U(FXT_G(bits, f), FXT_MASK(f));
+			if (seen & bits)
+				fprintf(stderr, "%s: field [%u..%u] overlaps another\n",
+					layouts[i].what, lo, hi);
+			EXPECT(!(seen & bits));
+			seen |= bits;
+		}
+		if (seen != ~0ull)
+			fprintf(stderr, "%s: bits 0x%016llx are in no field\n", layouts[i].what,
+				(unsigned long long)~seen);
+		EXPECT_EQ_U(seen, ~0ull);
+	}
+	/* The encoders put each value where the decoders' field finds it. */
+	EXPECT_EQ_U(FXT_G(fxt_switch_header(5, 3, FXT_THREAD_BLOCKED, 7, 9, 120, 130),
+			  FXT_SWITCH_IN_PRIO_FIELD), 130);
+	EXPECT_EQ_U(FXT_G(fxt_switch_header(5, 3, FXT_THREAD_BLOCKED, 7, 9, 120, 130),
+			  FXT_SWITCH_OUT_THREAD_FIELD), 7);
+	EXPECT_EQ_U(FXT_G(fxt_wakeup_header(4, 2, 0xffff), FXT_WAKEUP_CPU_FIELD), 0xffff);
+	EXPECT_EQ_U(FXT_G(fxt_kobj_header(3, FXT_OBJ_THREAD, 0x8005, 2), FXT_KOBJ_NAME_FIELD),
+		    0x8005);
+	EXPECT_EQ_U(FXT_G(fxt_event_header(2, FXT_EVENT_COUNTER, 1, 4, 0x1234, 0xfedc),
+			  FXT_EVENT_NAME_FIELD), 0xfedc);
+	EXPECT_EQ_U(FXT_G(fxt_large_blob_header(0x12345678, FXT_LARGE_BLOB_NO_METADATA),
+			  FXT_LARGE_WORDS_FIELD), 0x12345678);
+	EXPECT_EQ_U(FXT_G(FXT_MAGIC_RECORD, FXT_TRACE_INFO_MAGIC_FIELD), FXT_MAGIC_NUMBER);
+}
+
 int main(void)
 {
+	run("format.h: fields cover each header word once", test_field_table);
 	run("writer: magic bytes", test_writer_magic);
 	run("writer: invalid arguments", test_writer_invalid_args);
 	run("writer: sticky error", test_writer_sticky_error);
