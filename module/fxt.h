@@ -95,8 +95,13 @@ enum fxt_irq_kind {
 #define FXT_IRQ_MAX_DEPTH	16
 
 struct fxt_irq_level {
+	const char *inline_name;	/* the handler's name when @name is 0 */
 	u32 number;
+	u32 arg_value;		/* the begin's argument */
 	u16 name;		/* the begin's name index; 0: inline or none */
+	u16 cat;		/* the begin's category */
+	u16 arg_name;
+	u8 arg_type;
 	u8 kind;		/* enum fxt_irq_kind */
 	u8 written;		/* the begin event is in the buffer */
 };

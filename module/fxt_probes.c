@@ -164,6 +164,11 @@ static void fxt_irq_begin(enum fxt_irq_kind kind, u32 number, u16 cat,
 		l->kind = kind;
 		l->number = number;
 		l->name = name;
+		l->inline_name = name ? NULL : inline_name;
+		l->cat = cat;
+		l->arg_name = arg_name;
+		l->arg_type = arg_type;
+		l->arg_value = arg_value;
 		l->written = fxt_write_irq_event(c, FXT_EVENT_DURATION_BEGIN,
 						 cat, name, inline_name,
 						 arg_name, arg_type, arg_value);
@@ -172,12 +177,32 @@ static void fxt_irq_begin(enum fxt_irq_kind kind, u32 number, u16 cat,
 }
 
 /*
+ * Cut a level that stays open around an outer level's end (PREEMPT_RT):
+ * write its end, or its begin again, with the begin's name and argument.
+ * Only a level whose last record is in the buffer is cut, so that begins
+ * and ends still pair: an end that could not be written leaves the level
+ * unwritten, as a dropped begin does.
+ */
+static void fxt_irq_cut(struct fxt_cpu *c, struct fxt_irq_level *l,
+			unsigned int type)
+{
+	if (l->written)
+		l->written = fxt_write_irq_event(c, type, l->cat, l->name,
+						 l->inline_name, l->arg_name,
+						 l->arg_type, l->arg_value);
+}
+
+/*
  * Close the level that (kind, number) opened: normally the innermost. On
  * PREEMPT_RT interrupt handlers and softirqs run in preemptible threads, so
- * an inner level can end after an outer one; the level is then found
+ * an outer level can end before an inner one. The level is then found
  * further down and taken out, so that no level stays open forever and
- * fills the stack. An end that matches no level (its entry was not hooked
- * yet) closes nothing. Writes the end when the begin was written.
+ * fills the stack, and the records still nest, as every reader of
+ * begin/end pairs (Perfetto included) pairs an end with the innermost
+ * begin: the levels above it end first, then it, then they begin again,
+ * each a record of its own, in that order. An end that matches no level
+ * (its entry was not hooked yet) closes nothing. Writes the end when the
+ * begin was written.
  * @inline_name: the name to write when the begin had no index for it.
  */
 static void fxt_irq_end(enum fxt_irq_kind kind, u32 number, u16 cat,
@@ -187,7 +212,7 @@ static void fxt_irq_end(enum fxt_irq_kind kind, u32 number, u16 cat,
 	struct fxt_cpu *c = fxt_this_cpu();
 	struct fxt_irq_level l;
 	unsigned long flags;
-	unsigned int level;
+	unsigned int level, i;
 
 	local_irq_save(flags);
 	level = c->irq_depth;
@@ -204,13 +229,17 @@ static void fxt_irq_end(enum fxt_irq_kind kind, u32 number, u16 cat,
 	}
 	if (l.kind != kind || l.number != number)
 		goto out;		/* not an open interrupt's end */
-	memmove(&c->irq_stack[level], &c->irq_stack[level + 1],
-		(c->irq_depth - 1 - level) * sizeof(l));
-	c->irq_depth--;
+	for (i = c->irq_depth - 1; i > level; i--)
+		fxt_irq_cut(c, &c->irq_stack[i], FXT_EVENT_DURATION_END);
 	if (l.written)
 		fxt_write_irq_event(c, FXT_EVENT_DURATION_END, cat, l.name,
 				    l.name ? NULL : inline_name, arg_name,
 				    arg_type, arg_value);
+	memmove(&c->irq_stack[level], &c->irq_stack[level + 1],
+		(c->irq_depth - 1 - level) * sizeof(l));
+	c->irq_depth--;
+	for (i = level; i < c->irq_depth; i++)
+		fxt_irq_cut(c, &c->irq_stack[i], FXT_EVENT_DURATION_BEGIN);
 out:
 	local_irq_restore(flags);
 }
