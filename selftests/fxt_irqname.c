@@ -24,18 +24,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "fxtscan.h"
+#include "kmod.h"
 #include "libfxt.h"
 
 #define NAME		"irqname"
-#define INSMOD		"/sbin/insmod"
-#define RMMOD		"/sbin/rmmod"
 #define MODNAME		"fxt_irqname_test"
-#define PARAMS		"/sys/module/" MODNAME "/parameters/"
 #define NR_RNG_READS	100
 #define MAX_PROV	256
 
@@ -111,59 +108,11 @@ static int rng_reads(void)
 	return n;
 }
 
-/* The test module next to this binary, built for the running kernel? */
-static int module_path(char *path, size_t size)
-{
-	char self[PATH_MAX], log[PATH_MAX], out[256] = "";
-	char *modinfo[] = { "/sbin/modinfo", "-F", "vermagic", path, NULL };
-	struct utsname u;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	size_t len;
-	FILE *f;
-
-	if (n < 0) {
-		snprintf(R.why, sizeof(R.why), "/proc/self/exe: %s",
-			 strerror(errno));
-		return -1;
-	}
-	self[n] = '\0';
-	*strrchr(self, '/') = '\0';
-	if (snprintf(path, size, "%s/kmod/" MODNAME ".ko", self) >= (int)size ||
-	    access(path, R_OK)) {
-		snprintf(R.why, sizeof(R.why), "%.300s: %s (make module)", path,
-			 strerror(errno));
-		return -1;
-	}
-	snprintf(log, sizeof(log), "%s/irqname-modinfo.log", col_tmpdir());
-	if (col_run(modinfo, log, 30)) {
-		snprintf(R.why, sizeof(R.why), "modinfo %.300s failed", path);
-		return -1;
-	}
-	f = fopen(log, "r");
-	if (f) {
-		if (!fgets(out, sizeof(out), f))
-			out[0] = '\0';
-		fclose(f);
-	}
-	uname(&u);
-	len = strlen(u.release);
-	if (strncmp(out, u.release, len) || out[len] != ' ') {
-		out[strcspn(out, " \n")] = '\0';
-		snprintf(R.why, sizeof(R.why),
-			 "%.200s is built for %.60s, running %.60s (make module KVER=%.60s)",
-			 path, out, u.release, u.release);
-		return -1;
-	}
-	return 0;
-}
-
 static void run(void)
 {
 	char *modprobe[] = { "/sbin/modprobe", "virtio_rng", NULL };
 	char *unload_rng[] = { "/sbin/modprobe", "-r", "virtio_rng", NULL };
 	char path[PATH_MAX], arg[32], log[PATH_MAX], file[96], buf[64];
-	char *insmod[] = { INSMOD, path, arg, NULL };
-	char *rmmod[] = { RMMOD, MODNAME, NULL };
 	bool rng_loaded, mod_loaded = false;
 	int ret = -1;
 
@@ -172,7 +121,7 @@ static void run(void)
 		snprintf(R.why, sizeof(R.why), "needs root");
 		return;
 	}
-	if (module_path(path, sizeof(path)))
+	if (kmod_path(MODNAME, path, sizeof(path), R.why, sizeof(R.why)))
 		return;
 	snprintf(log, sizeof(log), "%s/irqname-modprobe.log", col_tmpdir());
 	rng_loaded = access("/sys/module/virtio_rng", F_OK) &&
@@ -191,32 +140,28 @@ static void run(void)
 	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why)))
 		goto out;
 	snprintf(arg, sizeof(arg), "irq=%d", R.irq);
-	snprintf(log, sizeof(log), "%s/irqname-insmod.log", col_tmpdir());
-	if (col_run(insmod, log, 60)) {
-		snprintf(R.why, sizeof(R.why), "insmod %.300s %s failed", path, arg);
+	if (kmod_load(path, arg, R.why, sizeof(R.why))) {
 		fs_collect_stop(&R.coll, buf, sizeof(buf));
 		goto out;
 	}
 	mod_loaded = true;
 	R.reads[0] = rng_reads();
-	if (write_file(PARAMS "swap", "1")) {
-		snprintf(R.why, sizeof(R.why), "writing " PARAMS "swap failed");
+	if (kmod_param_write(MODNAME, "swap", "1")) {
+		snprintf(R.why, sizeof(R.why), "writing " MODNAME "'s swap failed");
 		fs_collect_stop(&R.coll, buf, sizeof(buf));
 		goto out;
 	}
 	R.reads[1] = rng_reads();
 	/* The handler is gone before it is counted: no run left uncounted. */
-	if (write_file(PARAMS "remove", "1") ||
-	    read_file(PARAMS "calls", buf, sizeof(buf)) ||
+	if (kmod_param_write(MODNAME, "remove", "1") ||
+	    kmod_param_read(MODNAME, "calls", buf, sizeof(buf)) ||
 	    sscanf(buf, "%ld %ld", &R.calls[0], &R.calls[1]) != 2) {
-		snprintf(R.why, sizeof(R.why), "cannot remove the handler or read " PARAMS "calls");
+		snprintf(R.why, sizeof(R.why), "cannot remove the handler or read " MODNAME "'s calls");
 		fs_collect_stop(&R.coll, buf, sizeof(buf));
 		goto out;
 	}
-	snprintf(log, sizeof(log), "%s/irqname-rmmod.log", col_tmpdir());
-	mod_loaded = col_run(rmmod, log, 60) != 0;
+	mod_loaded = kmod_unload(MODNAME, R.why, sizeof(R.why)) != 0;
 	if (mod_loaded) {
-		snprintf(R.why, sizeof(R.why), "rmmod " MODNAME " failed");
 		fs_collect_stop(&R.coll, buf, sizeof(buf));
 		goto out;
 	}
@@ -224,7 +169,7 @@ static void run(void)
 	ret = fs_collect_stop(&R.coll, R.why, sizeof(R.why));
 out:
 	if (mod_loaded)
-		col_run(rmmod, log, 60);
+		kmod_unload(MODNAME, buf, sizeof(buf));
 	if (R.pinned)
 		write_file(file, R.affinity);
 	if (rng_loaded)

@@ -19,11 +19,20 @@
 int fs_collect_start(struct fs_collector *c, const char *name, char *why,
 		     size_t why_len)
 {
+	return fs_collect_start_size(c, name, NULL, why, why_len);
+}
+
+int fs_collect_start_size(struct fs_collector *c, const char *name,
+			  const char *size, char *why, size_t why_len)
+{
 	const char *tmp = col_tmpdir();
 	double timeout = col_env_seconds("FXT_COLLECT_TIMEOUT", 120);
-	char tool[PATH_MAX];
-	char *argv[] = { tool, "-o", c->archive, "-m", "streaming", NULL };
+	char tool[PATH_MAX], bsize[32];
+	char *argv[] = { tool, "-o", c->archive, "-m", "streaming",
+			 size ? "-b" : NULL, bsize, NULL };
 	int err;
+
+	snprintf(bsize, sizeof(bsize), "%s", size ? size : "");
 
 	memset(c, 0, sizeof(*c));
 	c->pid = -1;

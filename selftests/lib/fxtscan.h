@@ -36,6 +36,9 @@ struct fs_collector {
 /* Return 0, or -1 with why filled in (the collector is then not running). */
 int fs_collect_start(struct fs_collector *c, const char *name, char *why,
 		     size_t why_len);
+/* The same with -b size (a per-CPU buffer size, as fxt-collect reads it). */
+int fs_collect_start_size(struct fs_collector *c, const char *name,
+			  const char *size, char *why, size_t why_len);
 /* SIGINT, wait. Return 0 when it exited 0, else -1 with why filled in. */
 int fs_collect_stop(struct fs_collector *c, char *why, size_t why_len);
 
