@@ -680,7 +680,9 @@ static struct {
 	bool ran, failed;
 	char why[256];
 	struct fxt_cpu_stats s1[FM_MAX_CPUS], s2[FM_MAX_CPUS];
-	int stop_err, term_err, save_err;
+	/* after a CLEAR_NONDURABLE restart, and after more switches */
+	struct fxt_cpu_stats s3[FM_MAX_CPUS], s4[FM_MAX_CPUS];
+	int stop_err, term_err, save_err, restart_err;
 	bool scanned;
 	struct fm_scan scan;
 } DUR;
@@ -790,6 +792,16 @@ static void run_durable_full(void)
 		dev_close(&d);
 		return;
 	}
+	/* Restarted keeping the durable data: the full CPUs stay stopped. */
+	DUR.restart_err = dev_stop(&d, 0);
+	if (!DUR.restart_err)
+		DUR.restart_err = dev_start(&d, FXT_START_CLEAR_NONDURABLE);
+	if (!DUR.restart_err)
+		DUR.restart_err = get_stats(&d, DUR.s3);
+	for (int i = 0; !DUR.restart_err && i < NCPUS; i++)
+		fm_pingpong(300, CPUS[i], CPUS[i], NULL);
+	if (!DUR.restart_err)
+		DUR.restart_err = get_stats(&d, DUR.s4);
 	DUR.stop_err = dev_stop(&d, FXT_STOP_WRITE_RESULTS);
 	snprintf(path, sizeof(path), "%s/modes-durable-full.fxt", tmpdir());
 	DUR.save_err = dev_save(&d, path);
@@ -798,6 +810,8 @@ static void run_durable_full(void)
 	DUR.ran = true;
 	print_stats("durable-full, after renames", DUR.s1);
 	print_stats("durable-full, later", DUR.s2);
+	print_stats("durable-full, restarted (CLEAR_NONDURABLE)", DUR.s3);
+	print_stats("durable-full, restarted, later", DUR.s4);
 }
 
 TEST(durable_full_flag_set)
@@ -845,6 +859,32 @@ TEST(durable_full_stops_recording)
 			TH_LOG("cpu %d: still writing after durable full", CPUS[i]);
 		EXPECT_EQ(a->durable_records, b->durable_records)
 			TH_LOG("cpu %d: durable records written after full", CPUS[i]);
+	}
+	ASSERT_TRUE(any);
+}
+
+/*
+ * A CLEAR_NONDURABLE start keeps the durable buffer, still full: the CPU
+ * stays stopped (Documentation/buffers.rst); only CLEAR_ENTIRE revives it.
+ */
+TEST(durable_full_stays_stopped_after_clear_nondurable)
+{
+	bool any = false;
+
+	NEED(DUR);
+	ASSERT_EQ(0, DUR.restart_err) TH_LOG("%s", strerror(-DUR.restart_err));
+	for (int i = 0; i < NCPUS; i++) {
+		const struct fxt_cpu_stats *a = &DUR.s3[CPUS[i]];
+		const struct fxt_cpu_stats *b = &DUR.s4[CPUS[i]];
+
+		if (!(DUR.s2[CPUS[i]].flags & FXT_CPU_DURABLE_FULL))
+			continue;
+		any = true;
+		EXPECT_TRUE(a->flags & FXT_CPU_DURABLE_FULL) TH_LOG("cpu %d", CPUS[i]);
+		EXPECT_EQ(a->records_written, b->records_written)
+			TH_LOG("cpu %d: writing again after CLEAR_NONDURABLE", CPUS[i]);
+		EXPECT_EQ(DUR.s2[CPUS[i]].durable_records, b->durable_records)
+			TH_LOG("cpu %d: durable records written", CPUS[i]);
 	}
 	ASSERT_TRUE(any);
 }
@@ -1038,24 +1078,17 @@ static void renamer_newest(struct two_windows *t, const char *path)
 
 /* Switches in the log with prev or next one of tids[2], all CPUs. */
 /*
- * Wait (10 s at most) until the oracle counted n final switches (TASK_DEAD)
- * of this process's threads: pthread_join() returns, and the thread's
- * /proc entry goes, before its last schedule(). On a timeout, say so; the
- * comparisons that needed the switches then fail on their own.
+ * Wait (10 s at most) for n final switches of this process's threads. On a
+ * timeout, say so; the comparisons that needed the switches then fail on
+ * their own.
  */
 static void wait_final_switches(struct oracle *o, uint64_t n, const char *what)
 {
-	double end = col_now() + 10;
+	uint64_t seen = oracle_wait_exits(o, n, 10);
 
-	while (oracle_exits(o, -1) < n) {
-		if (col_now() > end) {
-			printf("# %s: %llu of %llu final switches seen in 10 s\n",
-			       what, (unsigned long long)oracle_exits(o, -1),
-			       (unsigned long long)n);
-			return;
-		}
-		usleep(1000);
-	}
+	if (seen < n)
+		printf("# %s: %llu of %llu final switches seen in 10 s\n",
+		       what, (unsigned long long)seen, (unsigned long long)n);
 }
 
 /* The oracle of this process's threads but the main one (the scenarios'). */

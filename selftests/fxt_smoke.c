@@ -493,6 +493,69 @@ TEST_F(fxt, start_again_after_stop)
 	ASSERT_EQ(0, fxt_stop(self->fd, 0));
 }
 
+/* CPU 0's rolling records since the last clear. */
+static __u64 cpu0_written(int fd)
+{
+	struct fxt_cpu_stats st = { .cpu = 0 };
+
+	return ioctl(fd, FXT_IOC_GET_STATS, &st) ? ~0ull : st.records_written;
+}
+
+/* Sleeps switch to idle and back: records on CPU 0 (the caller's CPU). */
+static void cpu0_activity(void)
+{
+	for (int i = 0; i < 20; i++)
+		usleep(1000);
+}
+
+/* START, STOP (flags), each answered by its packet. */
+static int run_once(int fd, __u32 disposition, __u32 stop_flags, bool busy)
+{
+	struct fxt_packet p;
+
+	if (fxt_start_disp(fd, disposition) ||
+	    wait_packet(fd, FXT_PKT_STARTED, &p))
+		return -1;
+	if (busy)
+		cpu0_activity();
+	if (fxt_stop(fd, stop_flags) || wait_packet(fd, FXT_PKT_STOPPED, &p))
+		return -1;
+	return 0;
+}
+
+/*
+ * RETAIN keeps the rolling data of the last run, unless that run's stop
+ * asked for the results to be written: then the start clears everything
+ * (CLEAR_ENTIRE), so that saved data is not saved twice (abi.rst).
+ */
+TEST_F(fxt, retain_after_written_results_clears)
+{
+	__u64 kept, before, after;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, fxt_init(self->fd, FXT_MODE_STREAMING, BUF_SIZE));
+	ASSERT_EQ(0, run_once(self->fd, FXT_START_CLEAR_ENTIRE, 0, true));
+	before = cpu0_written(self->fd);
+	ASSERT_LT(0, before);
+	/* A plain stop: RETAIN keeps the records. */
+	ASSERT_EQ(0, run_once(self->fd, FXT_START_RETAIN, 0, true));
+	kept = cpu0_written(self->fd);
+	EXPECT_LT(before, kept) TH_LOG("RETAIN after a plain stop cleared");
+	/* A stop that wrote the results: RETAIN clears. */
+	ASSERT_EQ(0, run_once(self->fd, FXT_START_RETAIN,
+			      FXT_STOP_WRITE_RESULTS, true));
+	before = cpu0_written(self->fd);
+	ASSERT_LT(kept, before);
+	ASSERT_EQ(0, run_once(self->fd, FXT_START_RETAIN, 0, false));
+	after = cpu0_written(self->fd);
+	EXPECT_GT(before, after)
+		TH_LOG("RETAIN after STOP(WRITE_RESULTS) kept %llu of %llu records",
+		       (unsigned long long)after, (unsigned long long)before);
+}
+
 /*
  * A read() that faults loses no packet: the packets not copied out are read
  * next time, whole or after the ones that were copied.
