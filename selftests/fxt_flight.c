@@ -54,6 +54,7 @@
 #include "fm_util.h"
 #include "fxtscan.h"
 #include "libfxt.h"
+#include "oracle.h"
 #include "swlog.h"
 
 #define MAX_CROWD	60000
@@ -340,6 +341,8 @@ static void run_crowd(void)
 	static pthread_t th[MAX_CROWD];
 	pthread_attr_t attr;
 	unsigned long made = 0;
+	struct oracle *o;
+	uint64_t exits = 0;
 	pid_t pid;
 
 	paths(&CROWD, "flight-crowd");
@@ -360,14 +363,27 @@ static void run_crowd(void)
 	CROWD.work = made;
 	pid = fm_collect_start(CROWD.archive, "circular", extra, CROWD.log,
 			       CROWD.why, sizeof(CROWD.why));
+	/* Counts the crowd's final switches (every thread but main). */
+	o = oracle_open(getpid(), gettid());
+	if (o && oracle_start(o)) {
+		oracle_close(o);
+		o = NULL;
+	}
 	pthread_mutex_lock(&crowd_lock);
 	crowd_released = true;
 	pthread_cond_broadcast(&crowd_go);
 	pthread_mutex_unlock(&crowd_lock);
 	for (unsigned long i = 0; i < made; i++)
 		pthread_join(th[i], NULL);
+	if (o) {
+		exits = oracle_wait_exits(o, made, 30);
+		oracle_close(o);
+	}
 	if (pid >= 0) {
-		usleep(100000);
+		if (exits < made)
+			printf("# crowd: %llu of %lu final switches seen%s\n",
+			       (unsigned long long)exits, made,
+			       o ? " in 30 s" : " (no oracle)");
 		finish(&CROWD, pid);
 	}
 	if (made < n && !CROWD.why[0]) {

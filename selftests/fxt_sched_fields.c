@@ -338,7 +338,6 @@ static void run(void)
 	char tool[PATH_MAX];
 	char *argv[] = { tool, "--csv", R.coll.archive, NULL };
 	struct oracle *o;
-	double end;
 	int ret;
 
 	if (geteuid()) {
@@ -381,10 +380,7 @@ static void run(void)
 	 * The threads' final switches: pthread_join() returns, and their
 	 * /proc entries go, before their last schedule(); the oracle sees it.
 	 */
-	end = col_now() + 10;
-	while (oracle_exits(o, -1) < R.joined && col_now() < end)
-		usleep(1000);
-	R.final_switches = oracle_exits(o, -1);
+	R.final_switches = oracle_wait_exits(o, R.joined, 10);
 	oracle_close(o);
 	R.ran = true;
 	if (fs_collect_stop(&R.coll, R.why, sizeof(R.why)))

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -116,6 +118,21 @@ uint64_t oracle_all_switches(struct oracle *o, int cpu)
 uint64_t oracle_exits(struct oracle *o, int cpu)
 {
 	return oracle_read(o, ORACLE_EXIT, cpu);
+}
+
+uint64_t oracle_wait_exits(struct oracle *o, uint64_t n, double timeout)
+{
+	struct timespec t0, t;
+	uint64_t seen;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while ((seen = oracle_exits(o, -1)) < n) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec + (t.tv_nsec - t0.tv_nsec) / 1e9 > timeout)
+			break;
+		usleep(1000);
+	}
+	return seen;
 }
 
 uint64_t oracle_switch_digest(struct oracle *o, int cpu)

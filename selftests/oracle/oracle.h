@@ -58,6 +58,12 @@ uint64_t oracle_wakeups(struct oracle *o, int cpu);
 uint64_t oracle_all_switches(struct oracle *o, int cpu);
 uint64_t oracle_exits(struct oracle *o, int cpu);
 /*
+ * Wait, timeout s at most, until oracle_exits(o, -1) >= n: pthread_join()
+ * returns, and a thread's /proc entry goes, before its last schedule(),
+ * which only the oracle sees. Return: oracle_exits(o, -1) at the end.
+ */
+uint64_t oracle_wait_exits(struct oracle *o, uint64_t n, double timeout);
+/*
  * The digest (oracle.bpf.h, ORACLE_DIGEST) of CPU cpu's switches that
  * oracle_switches() counts, in order; 0 for cpu = -1 (no sum makes sense).
  */
