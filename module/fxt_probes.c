@@ -93,10 +93,23 @@ static void fxt_probe_wakeup_new(void *data, struct task_struct *p)
 	fxt_write_wakeup(fxt_this_cpu(), p, false);
 }
 
+/*
+ * Probes write to this CPU's buffers as a nested writer would: nothing
+ * else on the CPU may write until they are done. Most tracepoints fire
+ * with interrupts off (the scheduler's, the hard interrupts'), and the
+ * interrupt probes turn them off themselves. sched_process_fork and
+ * task_rename fire in preemptible code: Debian's 6.1 and 6.12 call every
+ * probe with preemption disabled (__DO_TRACE), but a kernel may call
+ * probes with only migration disabled (SRCU-protected tracepoints, as on
+ * PREEMPT_RT), so these two disable preemption themselves; nested in the
+ * tracepoint's own, that costs one per-CPU increment.
+ */
 static void fxt_probe_fork(void *data, struct task_struct *parent,
 			   struct task_struct *child)
 {
+	preempt_disable_notrace();
 	fxt_write_task_names(fxt_this_cpu(), child, NULL);
+	preempt_enable_notrace();
 }
 
 /*
@@ -127,7 +140,9 @@ static void fxt_probe_new_worker(void *data, struct task_struct *p)
 static void fxt_probe_rename(void *data, struct task_struct *task,
 			     const char *comm)
 {
+	preempt_disable_notrace();
 	fxt_write_task_names(fxt_this_cpu(), task, comm);
+	preempt_enable_notrace();
 }
 
 /*
