@@ -17,7 +17,9 @@
 #define _FXT_INTERNAL_H
 
 #include <linux/types.h>
+#include <linux/cpumask.h>
 #include <linux/irq_work.h>
+#include <linux/percpu.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
@@ -126,6 +128,7 @@ struct fxt_name_slot {
 struct fxt_cpu {
 	unsigned int cpu;
 	struct fxt_buffer_header *hdr;	/* first page of the CPU's region */
+	struct page **pages;		/* the region's pages (fxt_region_alloc()) */
 	u8 *durable;
 	u8 *rolling[2];
 	u64 durable_size;
@@ -178,12 +181,17 @@ struct fxt_session {
 	u32 active_categories;		/* configured + start's additions */
 	bool aborted;			/* a start failed half-way */
 	bool results_written;		/* last stop asked to write results */
-	u64 cpu_stride;
-	u64 map_size;
+	u64 cpu_stride;			/* a region's size */
+	u64 map_size;			/* nr_cpu_ids regions, traced or not */
 	u64 durable_size;
-	void *area;			/* vmalloc_user: all CPUs' regions */
-	struct fxt_cpu *cpus;		/* nr_cpu_ids entries */
-	atomic_t map_count;		/* live mappings of the area */
+	/*
+	 * nr_cpu_ids entries; NULL for a CPU that was not online at
+	 * INITIALIZE, which has no region and is not traced (its events are
+	 * counted in fxt_untraced). NULL before INITIALIZE.
+	 */
+	struct fxt_cpu **cpus;
+	cpumask_var_t traced;		/* the CPUs with an entry */
+	atomic_t map_count;		/* live mappings of the regions */
 
 	/*
 	 * Packets to the collector (fxt_packets.c). pkt_lock is raw: the save
@@ -227,9 +235,19 @@ int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt);
 void fxt_buffers_sync_notifications(struct fxt_session *s);
 void fxt_cpu_stats(struct fxt_session *s, struct fxt_cpu_stats *st);
 
+DECLARE_PER_CPU(u64, fxt_untraced);
+
+/*
+ * This CPU's state, or NULL when it has none (it came online after
+ * INITIALIZE): the probe then only counts the event it lost.
+ */
 static inline struct fxt_cpu *fxt_this_cpu(void)
 {
-	return &fxt_session.cpus[smp_processor_id()];
+	struct fxt_cpu *c = fxt_session.cpus[smp_processor_id()];
+
+	if (unlikely(!c))
+		this_cpu_inc(fxt_untraced);
+	return c;
 }
 
 /* fxt_packets.c */
@@ -277,8 +295,10 @@ const char *fxt_const_string(unsigned int index);
 void fxt_mem_account(long bytes);
 void *fxt_kvcalloc(size_t n, size_t size);
 void fxt_kvfree(void *p, size_t bytes);
-void *fxt_vmalloc_user(unsigned long bytes);
-void fxt_vfree(void *p, unsigned long bytes);
+bool fxt_mem_affordable(u64 bytes);
+void *fxt_region_alloc(unsigned int cpu, unsigned long bytes,
+		       struct page ***pages);
+void fxt_region_free(void *addr, struct page **pages, unsigned long bytes);
 unsigned long *fxt_bitmap_zalloc(unsigned int nbits);
 void fxt_bitmap_free(unsigned long *p, unsigned int nbits);
 

@@ -27,6 +27,7 @@
  * close the current one, switch" one step for every writer on the CPU.
  */
 #include <linux/kernel.h>
+#include <linux/cpu.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -61,11 +62,58 @@ static void fxt_flag_set(struct fxt_cpu *c, u64 flag)
 	local_irq_restore(irqflags);
 }
 
+/* Per CPU: events its probes lost because it has no buffers. */
+DEFINE_PER_CPU(u64, fxt_untraced);
+
+/* Lay out @c's region (base: its kernel address) and fill in its header. */
+static void fxt_cpu_layout(struct fxt_session *s, struct fxt_cpu *c, u8 *base,
+			   u64 size, u64 rolling)
+{
+	struct fxt_buffer_header *h = (void *)base;
+	u64 durable_size = s->durable_size;
+
+	c->hdr = h;
+	c->durable = base + PAGE_SIZE;
+	c->durable_size = durable_size;
+	c->rolling[0] = c->durable + durable_size;
+	if (s->mode == FXT_MODE_ONESHOT) {
+		c->rolling[1] = NULL;
+		c->rolling_size = 2 * rolling;
+	} else {
+		c->rolling[1] = c->rolling[0] + rolling;
+		c->rolling_size = rolling;
+	}
+	/*
+	 * Hard even on PREEMPT_RT, where a plain irq_work runs from a per-CPU
+	 * thread: a CPU going offline runs its hard irq_work before it dies,
+	 * but leaves the thread's queued, and a stop would wait in
+	 * irq_work_sync() until the CPU came back.
+	 */
+	c->save_work = IRQ_WORK_INIT_HARD(fxt_save_work_fn);
+
+	h->magic = FXT_BUFFER_MAGIC;
+	h->version = FXT_ABI_VERSION;
+	h->cpu = c->cpu;
+	h->mode = s->mode;
+	h->region_size = size;
+	h->durable_offset = PAGE_SIZE;
+	h->durable_size = durable_size;
+	h->rolling_offset[0] = PAGE_SIZE + durable_size;
+	h->rolling_offset[1] = c->rolling[1] ?
+		PAGE_SIZE + durable_size + rolling : 0;
+	h->rolling_size = c->rolling_size;
+}
+
 /**
- * fxt_buffers_alloc() - allocate and lay out every possible CPU's region
+ * fxt_buffers_alloc() - allocate and lay out the region of every online CPU
  * @s: the session
  * @size: bytes per CPU, header page included
  * @durable_size: bytes of durable buffer per CPU, 0 for the default
+ *
+ * Only the CPUs online now get a region (on their NUMA node) and are
+ * traced; a CPU that comes online later has none, and its probes count
+ * what they lose (fxt_untraced, GET_STATS). CPU hotplug is held off
+ * meanwhile, so the set is one the probes agree with.
  *
  * Return: 0, -EINVAL for a size that cannot be laid out, -ENOMEM.
  */
@@ -73,6 +121,7 @@ int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size)
 {
 	u64 avail, rolling, total;
 	unsigned int cpu;
+	int ret = -ENOMEM;
 
 	BUILD_BUG_ON(sizeof(local_t) != sizeof(__u64));
 	BUILD_BUG_ON(sizeof(struct fxt_buffer_header) > PAGE_SIZE);
@@ -92,62 +141,52 @@ int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size)
 	if (check_mul_overflow(size, (u64)nr_cpu_ids, &total))
 		return -EINVAL;
 
-	s->cpus = fxt_kvcalloc(nr_cpu_ids, sizeof(*s->cpus));
-	if (!s->cpus)
-		return -ENOMEM;
-	s->area = fxt_vmalloc_user(total);
-	if (!s->area) {
-		fxt_kvfree(s->cpus, nr_cpu_ids * sizeof(*s->cpus));
-		s->cpus = NULL;
-		return -ENOMEM;
-	}
 	s->cpu_stride = size;
 	s->map_size = total;
 	s->durable_size = durable_size;
+	if (!zalloc_cpumask_var(&s->traced, GFP_KERNEL))
+		return -ENOMEM;
+	s->cpus = fxt_kvcalloc(nr_cpu_ids, sizeof(*s->cpus));
+	if (!s->cpus)
+		goto out_mask;
+	cpus_read_lock();
+	if (!fxt_mem_affordable(size * num_online_cpus()))
+		goto out;
+	for_each_online_cpu(cpu) {
+		struct fxt_cpu *c;
+		u8 *base;
 
-	for_each_possible_cpu(cpu) {
-		struct fxt_cpu *c = &s->cpus[cpu];
-		u8 *base = (u8 *)s->area + (u64)cpu * size;
-		struct fxt_buffer_header *h = (void *)base;
-
+		c = kzalloc_node(sizeof(*c), GFP_KERNEL_ACCOUNT,
+				 cpu_to_node(cpu));
+		if (!c)
+			goto out;
+		fxt_mem_account(sizeof(*c));
 		c->cpu = cpu;
-		c->hdr = h;
-		c->durable = base + PAGE_SIZE;
-		c->durable_size = durable_size;
-		c->rolling[0] = c->durable + durable_size;
-		if (s->mode == FXT_MODE_ONESHOT) {
-			c->rolling[1] = NULL;
-			c->rolling_size = 2 * rolling;
-		} else {
-			c->rolling[1] = c->rolling[0] + rolling;
-			c->rolling_size = rolling;
-		}
-		/*
-		 * Hard even on PREEMPT_RT, where a plain irq_work runs from a
-		 * per-CPU thread: a CPU going offline runs its hard irq_work
-		 * before it dies, but leaves the thread's queued, and a stop
-		 * would wait in irq_work_sync() until the CPU came back.
-		 */
-		c->save_work = IRQ_WORK_INIT_HARD(fxt_save_work_fn);
-
-		h->magic = FXT_BUFFER_MAGIC;
-		h->version = FXT_ABI_VERSION;
-		h->cpu = cpu;
-		h->mode = s->mode;
-		h->region_size = size;
-		h->durable_offset = PAGE_SIZE;
-		h->durable_size = durable_size;
-		h->rolling_offset[0] = PAGE_SIZE + durable_size;
-		h->rolling_offset[1] = c->rolling[1] ?
-			PAGE_SIZE + durable_size + rolling : 0;
-		h->rolling_size = c->rolling_size;
+		s->cpus[cpu] = c;
+		cpumask_set_cpu(cpu, s->traced);
+		base = fxt_region_alloc(cpu, size, &c->pages);
+		if (!base)
+			goto out;
+		fxt_cpu_layout(s, c, base, size, rolling);
+	}
+	for_each_possible_cpu(cpu)
+		per_cpu(fxt_untraced, cpu) = 0;
+	ret = 0;
+out:
+	cpus_read_unlock();
+	if (ret) {
+		fxt_buffers_free(s);
+		return ret;
 	}
 	fxt_buffers_clear(s, true);
 	return 0;
+out_mask:
+	free_cpumask_var(s->traced);
+	return ret;
 }
 
 /**
- * fxt_buffers_free() - free the area and the per-CPU state
+ * fxt_buffers_free() - free the regions and the per-CPU state
  * @s: the session; no probe registered, no notification pending
  *	(fxt_buffers_sync_notifications()), no mapping left
  */
@@ -155,13 +194,18 @@ void fxt_buffers_free(struct fxt_session *s)
 {
 	unsigned int cpu;
 
-	/* A stop, or a start that failed, synced them: say so if not. */
-	for_each_possible_cpu(cpu)
-		WARN_ON_ONCE(irq_work_is_busy(&s->cpus[cpu].save_work));
-	fxt_vfree(s->area, s->map_size);
-	s->area = NULL;
+	for_each_cpu(cpu, s->traced) {
+		struct fxt_cpu *c = s->cpus[cpu];
+
+		/* A stop, or a start that failed, synced them: say so if not. */
+		WARN_ON_ONCE(c->hdr && irq_work_is_busy(&c->save_work));
+		fxt_region_free(c->hdr, c->pages, s->cpu_stride);
+		kfree(c);
+		fxt_mem_account(-(long)sizeof(*c));
+	}
 	fxt_kvfree(s->cpus, nr_cpu_ids * sizeof(*s->cpus));
 	s->cpus = NULL;
+	free_cpumask_var(s->traced);
 }
 
 /**
@@ -180,8 +224,8 @@ void fxt_buffers_clear(struct fxt_session *s, bool durable_too)
 {
 	unsigned int cpu;
 
-	for_each_possible_cpu(cpu) {
-		struct fxt_cpu *c = &s->cpus[cpu];
+	for_each_cpu(cpu, s->traced) {
+		struct fxt_cpu *c = s->cpus[cpu];
 		struct fxt_buffer_header *h = c->hdr;
 		bool spilled = s->mode != FXT_MODE_CIRCULAR &&
 			       READ_ONCE(h->flags) & FXT_CPU_DURABLE_FULL;
@@ -475,9 +519,9 @@ int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt)
 		return -EINVAL;
 	/* User space picks the index: no speculation past the bound. */
 	cpu = array_index_nospec(cpu, nr_cpu_ids);
-	if (!cpu_possible(cpu))
-		return -EINVAL;
-	c = &s->cpus[cpu];
+	c = s->cpus[cpu];
+	if (!c)
+		return -EINVAL;		/* not possible, or not traced */
 	if (!READ_ONCE(c->save_pending) || pkt->data32 != c->save_wrapped ||
 	    pkt->data64 != c->save_durable_end ||
 	    !fxt_packets_take_delivered(s, cpu))
@@ -498,20 +542,33 @@ void fxt_buffers_sync_notifications(struct fxt_session *s)
 {
 	unsigned int cpu;
 
-	for_each_possible_cpu(cpu)
-		irq_work_sync(&s->cpus[cpu].save_work);
+	for_each_cpu(cpu, s->traced)
+		irq_work_sync(&s->cpus[cpu]->save_work);
 }
 
 /**
  * fxt_cpu_stats() - fill in a CPU's counters from its buffer header
  * @s: the session
  * @st: in: @st->cpu, a possible CPU, bounds-checked and sanitised by the
- *	caller; out: the rest
+ *	caller; out: the rest. A CPU without buffers (offline at INITIALIZE)
+ *	says FXT_CPU_NOT_TRACED, with the events it lost as records_dropped.
  */
 void fxt_cpu_stats(struct fxt_session *s, struct fxt_cpu_stats *st)
 {
-	struct fxt_buffer_header *h = s->cpus[st->cpu].hdr;
-	u64 cur = READ_ONCE(h->rolling_current);
+	struct fxt_buffer_header *h;
+	u64 cur;
+
+	if (!s->cpus[st->cpu]) {
+		u32 cpu = st->cpu;
+
+		memset(st, 0, sizeof(*st));
+		st->cpu = cpu;
+		st->flags = FXT_CPU_NOT_TRACED;
+		st->records_dropped = per_cpu(fxt_untraced, cpu);
+		return;
+	}
+	h = s->cpus[st->cpu]->hdr;
+	cur = READ_ONCE(h->rolling_current);
 
 	st->flags = READ_ONCE(h->flags);
 	st->records_written = READ_ONCE(h->records_written);

@@ -28,10 +28,10 @@ static atomic_t fxt_opened = ATOMIC_INIT(0);
 static void fxt_vma_set_flags(struct vm_area_struct *vma)
 {
 #ifdef FXT_HAVE_VM_FLAGS_CLEAR
-	vm_flags_set(vma, VM_DONTCOPY);
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 	vm_flags_clear(vma, VM_MAYWRITE);
 #else
-	vma->vm_flags |= VM_DONTCOPY;
+	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
 	vma->vm_flags &= ~VM_MAYWRITE;
 #endif
 }
@@ -79,6 +79,37 @@ static const struct vm_operations_struct fxt_vm_ops = {
 };
 
 /*
+ * Insert the pages of the regions @vma covers: region c at c * cpu_stride.
+ * A CPU without a region (offline at INITIALIZE) leaves a hole there, and
+ * touching it raises SIGBUS.
+ */
+static int fxt_map_regions(struct fxt_session *s, struct vm_area_struct *vma)
+{
+	unsigned long first = vma->vm_pgoff, n = vma_pages(vma);
+	unsigned long total = s->map_size >> PAGE_SHIFT;
+	unsigned long per_cpu = s->cpu_stride >> PAGE_SHIFT;
+	unsigned long i, pg;
+	struct fxt_cpu *c;
+	int ret;
+
+	if (first > total || n > total - first)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		pg = first + i;
+		c = s->cpus[pg / per_cpu];
+		if (!c)
+			continue;
+		ret = vm_insert_page(vma, vma->vm_start + i * PAGE_SIZE,
+				     c->pages[pg % per_cpu]);
+		if (ret)
+			return ret;
+		if (!(i % 1024))
+			cond_resched();
+	}
+	return 0;
+}
+
+/*
  * Map the buffers read-only. Return: 0, -EBADFD before initialize, -EPERM
  * for a writable mapping, -EINVAL for a range outside the buffers.
  */
@@ -90,12 +121,12 @@ static int fxt_mmap(struct file *file, struct vm_area_struct *vma)
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
 	mutex_lock(&s->lock);
-	if (!s->area) {
+	if (!s->cpus) {
 		ret = -EBADFD;
 		goto out;
 	}
 	fxt_vma_set_flags(vma);
-	ret = remap_vmalloc_range(vma, s->area, vma->vm_pgoff);
+	ret = fxt_map_regions(s, vma);
 	if (!ret) {
 		vma->vm_ops = &fxt_vm_ops;
 		atomic_inc(&s->map_count);
@@ -144,7 +175,7 @@ static ssize_t fxt_write(struct file *file, const char __user *buf,
 			break;
 		}
 		mutex_lock(&s->lock);
-		if (!s->area || s->mode != FXT_MODE_STREAMING)
+		if (!s->cpus || s->mode != FXT_MODE_STREAMING)
 			ret = -EBADFD;
 		for (i = 0; !ret && i < n; i++) {
 			ret = fxt_buffer_saved(s, &pkts[i]);

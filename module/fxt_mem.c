@@ -12,6 +12,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
+#include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -72,40 +73,80 @@ void fxt_kvfree(void *p, size_t bytes)
 }
 
 /**
- * fxt_vmalloc_user() - vmalloc_user(), counted
- * @bytes: the size
+ * fxt_mem_affordable() - may the buffers take @bytes?
+ * @bytes: what they would take in all
  *
- * A request for more than half the memory available now is refused
- * without trying: vmalloc would warn with a call trace (a splat any
- * caller of INITIALIZE could provoke) or wake the OOM killer on the way
- * to failing, and a tracer must not take a machine's last memory.
+ * Not more than half the memory available now: asking the page allocator
+ * for more would wake the OOM killer on the way to failing, and a tracer
+ * must not take a machine's last memory.
  *
- * Return: the zeroed area, mappable to user space, or NULL.
+ * Return: whether they may.
  */
-void *fxt_vmalloc_user(unsigned long bytes)
+bool fxt_mem_affordable(u64 bytes)
 {
-	void *p;
-
-	if (bytes > (si_mem_available() << PAGE_SHIFT) / 2)
-		return NULL;
-	p = vmalloc_user(bytes);
-
-	if (p)
-		fxt_mem_account(bytes);
-	return p;
+	return bytes <= ((u64)si_mem_available() << PAGE_SHIFT) / 2;
 }
 
 /**
- * fxt_vfree() - vfree() of what fxt_vmalloc_user() gave
- * @p: the area, or NULL
+ * fxt_region_alloc() - a CPU's buffer region, counted
+ * @cpu: the CPU it is for: its pages come from the CPU's NUMA node
+ * @bytes: the size, a multiple of the page size
+ * @pages: set to the region's pages, for the mapping and for freeing
+ *
+ * Zeroed pages, charged to the caller's memory cgroup as perf charges its
+ * buffers (__GFP_ACCOUNT), mapped contiguously for the kernel (vmap()).
+ *
+ * Return: the region's kernel address, or NULL.
+ */
+void *fxt_region_alloc(unsigned int cpu, unsigned long bytes,
+		       struct page ***pages)
+{
+	unsigned long i, n = bytes >> PAGE_SHIFT;
+	gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN;
+	int node = cpu_to_node(cpu);
+	struct page **p;
+	void *addr;
+
+	p = kvmalloc_array(n, sizeof(*p), GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	if (!p)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		p[i] = alloc_pages_node(node, gfp, 0);
+		if (!p[i])
+			goto fail;
+		if (!(i % 1024))
+			cond_resched();
+	}
+	addr = vmap(p, n, VM_MAP, PAGE_KERNEL);
+	if (!addr)
+		goto fail;
+	fxt_mem_account(bytes + n * sizeof(*p));
+	*pages = p;
+	return addr;
+fail:
+	while (i--)
+		__free_page(p[i]);
+	kvfree(p);
+	return NULL;
+}
+
+/**
+ * fxt_region_free() - free what fxt_region_alloc() gave
+ * @addr: the region, or NULL
+ * @pages: its pages
  * @bytes: its size
  */
-void fxt_vfree(void *p, unsigned long bytes)
+void fxt_region_free(void *addr, struct page **pages, unsigned long bytes)
 {
-	if (p) {
-		vfree(p);
-		fxt_mem_account(-(long)bytes);
-	}
+	unsigned long i, n = bytes >> PAGE_SHIFT;
+
+	if (!addr)
+		return;
+	vunmap(addr);
+	for (i = 0; i < n; i++)
+		__free_page(pages[i]);
+	kvfree(pages);
+	fxt_mem_account(-(long)(bytes + n * sizeof(*pages)));
 }
 
 /**

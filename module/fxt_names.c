@@ -161,20 +161,20 @@ static void fxt_snapshot_task(struct task_struct *t, bool stamped)
 {
 	char name[TASK_COMM_LEN];
 	u64 at = stamped ? ktime_get_boot_fast_ns() : 0;
+	struct fxt_cpu *c;
 
 	fxt_copy_comm(name, t->comm);
 	preempt_disable();
-	if (t->pid == t->tgid)
-		fxt_write_kobj_process(fxt_this_cpu(), t->tgid, name, at,
-				       false);
-	fxt_write_kobj_thread(fxt_this_cpu(), t->pid, t->tgid, name, at,
-			      false);
+	c = fxt_this_cpu();
+	if (c && t->pid == t->tgid)
+		fxt_write_kobj_process(c, t->tgid, name, at, false);
+	if (c)
+		fxt_write_kobj_thread(c, t->pid, t->tgid, name, at, false);
 	preempt_enable();
 }
 
-/**
- * fxt_names_snapshot() - name every process and thread that exists now
- * @stamped: give each record the time its name was read ("named_at")
+/*
+ * The snapshot's walk (fxt_names_snapshot()); @arg: bool stamped.
  *
  * Called at start after the fork and rename probes are registered, so a
  * task created or renamed during the walk is named by one or the other (or
@@ -194,16 +194,14 @@ static void fxt_snapshot_task(struct task_struct *t, bool stamped)
  * task forked in between is named by the fork probe, whichever side of
  * the resume point its pid is.
  */
-void fxt_names_snapshot(bool stamped)
+static long fxt_snapshot_walk(void *arg)
 {
+	bool stamped = *(bool *)arg;
 	struct task_struct *t;
 	struct pid *pid;
 	unsigned int n;
 	int nr = 1;
 
-	/* Circular mode names tasks in the rolling data, as they appear. */
-	if (fxt_session.mode == FXT_MODE_CIRCULAR)
-		return;
 	do {
 		rcu_read_lock();
 		for (n = 0; n < FXT_SNAPSHOT_BATCH; n++, nr++) {
@@ -218,4 +216,33 @@ void fxt_names_snapshot(bool stamped)
 		rcu_read_unlock();
 		cond_resched();
 	} while (pid);
+	return 0;
+}
+
+/**
+ * fxt_names_snapshot() - name every process and thread that exists now
+ * @stamped: give each record the time its name was read ("named_at")
+ *
+ * The records go to the buffers of the CPU the walk runs on: when the
+ * caller's CPU has none (it came online after INITIALIZE), the walk runs
+ * on a traced CPU (work_on_cpu()).
+ */
+void fxt_names_snapshot(bool stamped)
+{
+	struct fxt_session *s = &fxt_session;
+	unsigned int cpu;
+
+	/* Circular mode names tasks in the rolling data, as they appear. */
+	if (s->mode == FXT_MODE_CIRCULAR)
+		return;
+	cpu = get_cpu();
+	put_cpu();
+	if (!s->cpus[cpu]) {
+		cpu = cpumask_any_and(s->traced, cpu_online_mask);
+		if (cpu < nr_cpu_ids) {
+			work_on_cpu(cpu, fxt_snapshot_walk, &stamped);
+			return;
+		}
+	}
+	fxt_snapshot_walk(&stamped);
 }

@@ -44,7 +44,10 @@ static void fxt_probe_switch(void *data, bool preempt,
 			     struct task_struct *next,
 			     unsigned int prev_state)
 {
-	fxt_write_switch(fxt_this_cpu(), preempt, prev, next, prev_state);
+	struct fxt_cpu *c = fxt_this_cpu();
+
+	if (c)
+		fxt_write_switch(c, preempt, prev, next, prev_state);
 }
 
 /*
@@ -75,6 +78,7 @@ static void fxt_probe_switch(void *data, bool preempt,
 static void fxt_probe_waking(void *data, struct task_struct *p)
 {
 	bool queued = READ_ONCE(p->on_rq);
+	struct fxt_cpu *c;
 #ifdef CONFIG_SMP
 	unsigned int spins = FXT_WAKE_SPIN_MAX;
 
@@ -84,13 +88,18 @@ static void fxt_probe_waking(void *data, struct task_struct *p)
 			cpu_relax();
 	}
 #endif
-	fxt_write_wakeup(fxt_this_cpu(), p, queued);
+	c = fxt_this_cpu();
+	if (c)
+		fxt_write_wakeup(c, p, queued);
 }
 
 /* A new task is on its run queue already, and has never run. */
 static void fxt_probe_wakeup_new(void *data, struct task_struct *p)
 {
-	fxt_write_wakeup(fxt_this_cpu(), p, false);
+	struct fxt_cpu *c = fxt_this_cpu();
+
+	if (c)
+		fxt_write_wakeup(c, p, false);
 }
 
 /*
@@ -107,8 +116,12 @@ static void fxt_probe_wakeup_new(void *data, struct task_struct *p)
 static void fxt_probe_fork(void *data, struct task_struct *parent,
 			   struct task_struct *child)
 {
+	struct fxt_cpu *c;
+
 	preempt_disable_notrace();
-	fxt_write_task_names(fxt_this_cpu(), child, NULL);
+	c = fxt_this_cpu();
+	if (c)
+		fxt_write_task_names(c, child, NULL);
 	preempt_enable_notrace();
 }
 
@@ -127,8 +140,13 @@ static void fxt_probe_fork(void *data, struct task_struct *parent,
 
 static void fxt_probe_new_worker(void *data, struct task_struct *p)
 {
-	if (READ_ONCE(p->flags) & FXT_PF_UNFORKED)
-		fxt_write_task_names(fxt_this_cpu(), p, NULL);
+	struct fxt_cpu *c;
+
+	if (READ_ONCE(p->flags) & FXT_PF_UNFORKED) {
+		c = fxt_this_cpu();
+		if (c)
+			fxt_write_task_names(c, p, NULL);
+	}
 }
 
 /*
@@ -140,8 +158,12 @@ static void fxt_probe_new_worker(void *data, struct task_struct *p)
 static void fxt_probe_rename(void *data, struct task_struct *task,
 			     const char *comm)
 {
+	struct fxt_cpu *c;
+
 	preempt_disable_notrace();
-	fxt_write_task_names(fxt_this_cpu(), task, comm);
+	c = fxt_this_cpu();
+	if (c)
+		fxt_write_task_names(c, task, comm);
 	preempt_enable_notrace();
 }
 
@@ -163,11 +185,11 @@ static void fxt_probe_rename(void *data, struct task_struct *task,
  * The stack and the record are handled with interrupts off, so a nested
  * probe never sees a half-made level; the work is bounded.
  */
-static void fxt_irq_begin(enum fxt_irq_kind kind, u32 number, u16 cat,
-			  u16 name, const char *inline_name, u16 arg_name,
+static void fxt_irq_begin(struct fxt_cpu *c, enum fxt_irq_kind kind,
+			  u32 number, u16 cat, u16 name,
+			  const char *inline_name, u16 arg_name,
 			  unsigned int arg_type, u32 arg_value)
 {
-	struct fxt_cpu *c = fxt_this_cpu();
 	struct fxt_irq_level *l;
 	unsigned long flags;
 	unsigned int level;
@@ -220,11 +242,10 @@ static void fxt_irq_cut(struct fxt_cpu *c, struct fxt_irq_level *l,
  * begin was written.
  * @inline_name: the name to write when the begin had no index for it.
  */
-static void fxt_irq_end(enum fxt_irq_kind kind, u32 number, u16 cat,
-			const char *inline_name, u16 arg_name,
-			unsigned int arg_type, u32 arg_value)
+static void fxt_irq_end(struct fxt_cpu *c, enum fxt_irq_kind kind,
+			u32 number, u16 cat, const char *inline_name,
+			u16 arg_name, unsigned int arg_type, u32 arg_value)
 {
-	struct fxt_cpu *c = fxt_this_cpu();
 	struct fxt_irq_level l;
 	unsigned long flags;
 	unsigned int level, i;
@@ -261,16 +282,22 @@ out:
 
 static void fxt_probe_irq_entry(void *data, int irq, struct irqaction *action)
 {
-	fxt_irq_begin(FXT_IRQ_HANDLER, irq, FXT_S_IRQ,
-		      fxt_irq_name_ref(fxt_this_cpu(), irq, action->name),
-		      action->name, FXT_S_IRQ, FXT_ARG_INT32, irq);
+	struct fxt_cpu *c = fxt_this_cpu();
+
+	if (c)
+		fxt_irq_begin(c, FXT_IRQ_HANDLER, irq, FXT_S_IRQ,
+			      fxt_irq_name_ref(c, irq, action->name),
+			      action->name, FXT_S_IRQ, FXT_ARG_INT32, irq);
 }
 
 static void fxt_probe_irq_exit(void *data, int irq, struct irqaction *action,
 			       int ret)
 {
-	fxt_irq_end(FXT_IRQ_HANDLER, irq, FXT_S_IRQ, action->name,
-		    FXT_S_HANDLED, FXT_ARG_BOOL, ret != IRQ_NONE);
+	struct fxt_cpu *c = fxt_this_cpu();
+
+	if (c)
+		fxt_irq_end(c, FXT_IRQ_HANDLER, irq, FXT_S_IRQ, action->name,
+			    FXT_S_HANDLED, FXT_ARG_BOOL, ret != IRQ_NONE);
 }
 
 static u16 fxt_softirq_name(unsigned int vec)
@@ -280,30 +307,41 @@ static u16 fxt_softirq_name(unsigned int vec)
 
 static void fxt_probe_softirq_entry(void *data, unsigned int vec)
 {
-	fxt_irq_begin(FXT_IRQ_SOFTIRQ, vec, FXT_S_SOFTIRQ,
-		      fxt_softirq_name(vec), NULL, FXT_S_VECTOR,
-		      FXT_ARG_UINT32, vec);
+	struct fxt_cpu *c = fxt_this_cpu();
+
+	if (c)
+		fxt_irq_begin(c, FXT_IRQ_SOFTIRQ, vec, FXT_S_SOFTIRQ,
+			      fxt_softirq_name(vec), NULL, FXT_S_VECTOR,
+			      FXT_ARG_UINT32, vec);
 }
 
 static void fxt_probe_softirq_exit(void *data, unsigned int vec)
 {
-	fxt_irq_end(FXT_IRQ_SOFTIRQ, vec, FXT_S_SOFTIRQ, NULL, FXT_S_VECTOR,
-		    FXT_ARG_UINT32, vec);
+	struct fxt_cpu *c = fxt_this_cpu();
+
+	if (c)
+		fxt_irq_end(c, FXT_IRQ_SOFTIRQ, vec, FXT_S_SOFTIRQ, NULL,
+			    FXT_S_VECTOR, FXT_ARG_UINT32, vec);
 }
 
 /* x86 irq_vectors: data is the string index of the vector's name. */
 static void fxt_probe_vector_entry(void *data, int vector)
 {
+	struct fxt_cpu *c = fxt_this_cpu();
 	u16 name = (u16)(uintptr_t)data;
 
-	fxt_irq_begin(FXT_IRQ_VECTOR, name, FXT_S_IRQ, name, NULL,
-		      FXT_S_VECTOR, FXT_ARG_INT32, vector);
+	if (c)
+		fxt_irq_begin(c, FXT_IRQ_VECTOR, name, FXT_S_IRQ, name, NULL,
+			      FXT_S_VECTOR, FXT_ARG_INT32, vector);
 }
 
 static void fxt_probe_vector_exit(void *data, int vector)
 {
-	fxt_irq_end(FXT_IRQ_VECTOR, (u16)(uintptr_t)data, FXT_S_IRQ, NULL,
-		    FXT_S_VECTOR, FXT_ARG_INT32, vector);
+	struct fxt_cpu *c = fxt_this_cpu();
+
+	if (c)
+		fxt_irq_end(c, FXT_IRQ_VECTOR, (u16)(uintptr_t)data, FXT_S_IRQ,
+			    NULL, FXT_S_VECTOR, FXT_ARG_INT32, vector);
 }
 
 /* The x86 interrupt vectors that bypass irq_handler_entry. */

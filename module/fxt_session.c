@@ -65,8 +65,8 @@ static void fxt_write_preambles(struct fxt_session *s)
 {
 	unsigned int cpu;
 
-	for_each_possible_cpu(cpu) {
-		struct fxt_cpu *c = &s->cpus[cpu];
+	for_each_cpu(cpu, s->traced) {
+		struct fxt_cpu *c = s->cpus[cpu];
 
 		if (!c->need_preamble)
 			continue;
@@ -111,16 +111,18 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 		fxt_packets_reset(s);
 	}
 	fxt_write_preambles(s);
-	for_each_possible_cpu(cpu) {
+	for_each_cpu(cpu, s->traced) {
+		struct fxt_cpu *c = s->cpus[cpu];
+
 		/* Interrupts in flight at the last stop will not end now. */
-		s->cpus[cpu].irq_depth = 0;
+		c->irq_depth = 0;
 		/* Names may have changed while stopped: name tasks anew. */
-		fxt_names_reset(&s->cpus[cpu]);
+		fxt_names_reset(c);
 		/*
 		 * RETAIN: the thread the last run left on the CPU has run or
 		 * not since; its slice ends here (no probe writes yet).
 		 */
-		fxt_write_switch_to_idle(&s->cpus[cpu]);
+		fxt_write_switch_to_idle(c);
 	}
 	s->active_categories = s->categories | o->additional_categories;
 	s->results_written = false;
@@ -206,7 +208,7 @@ static int fxt_layout(struct fxt_session *s, struct fxt_layout *l)
 	l->map_size = s->map_size;
 	l->mode = s->mode;
 	l->categories = s->active_categories;
-	for_each_possible_cpu(cpu)
+	for_each_cpu(cpu, s->traced)
 		if (cpu < 64 * ARRAY_SIZE(l->possible_cpus))
 			l->possible_cpus[cpu / 64] |= 1ull << (cpu % 64);
 	return 0;

@@ -31,11 +31,13 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -327,6 +329,92 @@ TEST_F_TIMEOUT(offline, stop_while_cpu_offline, 180)
 	EXPECT_EQ(rounds, done);
 	EXPECT_LT(0, so_saves) TH_LOG("CPU 1 never rolled: the test tested nothing");
 	EXPECT_TRUE(is_online(1));
+}
+
+static sigjmp_buf bus_jmp;
+
+static void on_bus(int sig __attribute__((unused)))
+{
+	siglongjmp(bus_jmp, 1);
+}
+
+/* Does reading p raise SIGBUS? */
+static bool read_faults(const volatile uint8_t *p)
+{
+	struct sigaction sa = { .sa_handler = on_bus }, old;
+	volatile bool bus = false;
+
+	sigaction(SIGBUS, &sa, &old);
+	if (!sigsetjmp(bus_jmp, 1))
+		(void)*p;
+	else
+		bus = true;
+	sigaction(SIGBUS, &old, NULL);
+	return bus;
+}
+
+/*
+ * A CPU offline at INITIALIZE gets no buffers: the session holds memory
+ * for the online CPUs only, its layout and mapping have no region for it
+ * (reading its slot raises SIGBUS), and once it comes online the events
+ * of its probes are counted as lost (GET_STATS: FXT_CPU_NOT_TRACED).
+ */
+TEST(cpu_offline_at_initialize_is_not_traced)
+{
+	struct fxt_config c = { .buffer_size = 1u << 20,
+				.mode = FXT_MODE_STREAMING };
+	struct fxt_start_options o = { .disposition = FXT_START_CLEAR_ENTIRE };
+	struct fxt_stop_options so = { 0 };
+	struct fxt_cpu_stats st0 = { .cpu = 0 }, st1 = { .cpu = 1 };
+	const struct fxt_buffer_header *h;
+	struct fxt_layout l;
+	long idle, held;
+	int fd, init_ret;
+	uint8_t *map;
+
+	ASSERT_LT(1, ncpus) TH_LOG("one CPU: nothing to unplug (vm-run --smp >= 2)");
+	idle = ft_module_mem_bytes();
+	ASSERT_EQ(0, set_online(1, 0));
+	fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	init_ret = fd < 0 ? -1 : ioctl(fd, FXT_IOC_INITIALIZE, &c);
+	held = ft_module_mem_bytes() - idle;
+	ASSERT_EQ(0, set_online(1, 1));
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, init_ret) TH_LOG("INITIALIZE: %s", strerror(errno));
+	TH_LOG("%ld bytes held for 1 MiB with %d of %d CPUs online", held,
+	       ncpus - 1, ncpus);
+	EXPECT_LE((long)(ncpus - 1) << 20, held);
+	EXPECT_GT((long)(ncpus - 1) * ((1 << 20) + (64 << 10)), held)
+		TH_LOG("the offline CPU got buffers");
+	ASSERT_EQ(0, ioctl(fd, FXT_IOC_GET_LAYOUT, &l));
+	EXPECT_TRUE(l.possible_cpus[0] & 1);
+	EXPECT_FALSE(l.possible_cpus[0] & 2) TH_LOG("CPU 1 has a region");
+	map = mmap(NULL, l.map_size, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	h = (const void *)map;
+	EXPECT_EQ(FXT_BUFFER_MAGIC, h->magic);
+	EXPECT_TRUE(read_faults(map + l.cpu_stride));
+	ASSERT_EQ(0, ioctl(fd, FXT_IOC_START, &o));
+	pin_to(0, 1);
+	for (int i = 0; i < 20; i++)
+		usleep(1000);
+	pin_to(0, 0);
+	for (int i = 0; i < 20; i++)
+		usleep(1000);
+	EXPECT_EQ(0, ioctl(fd, FXT_IOC_STOP, &so));
+	ASSERT_EQ(0, ioctl(fd, FXT_IOC_GET_STATS, &st1));
+	EXPECT_TRUE(st1.flags & FXT_CPU_NOT_TRACED);
+	EXPECT_LT(0, st1.records_dropped) TH_LOG("CPU 1's events not counted");
+	EXPECT_EQ(0, st1.records_written);
+	ASSERT_EQ(0, ioctl(fd, FXT_IOC_GET_STATS, &st0));
+	EXPECT_FALSE(st0.flags & FXT_CPU_NOT_TRACED);
+	EXPECT_LT(0, st0.records_written);
+	TH_LOG("CPU 1: %llu events lost; CPU 0: %llu records",
+	       (unsigned long long)st1.records_dropped,
+	       (unsigned long long)st0.records_written);
+	munmap(map, l.map_size);
+	close(fd);
+	EXPECT_EQ(idle, ft_module_mem_bytes());
 }
 
 int main(int argc, char **argv)
