@@ -17,11 +17,19 @@ int fxt_parse_size(const char *s, uint64_t *bytes)
 
 	if (end == s || v <= 0)
 		return -EINVAL;
-	switch (*end) {
-	case 'k': case 'K': mul = 1ull << 10; end++; break;
-	case 'm': case 'M': mul = 1ull << 20; end++; break;
-	case 'g': case 'G': mul = 1ull << 30; end++; break;
+	switch (*end | 0x20) {	/* either case */
+	case 'k':
+		mul = 1ull << 10;
+		break;
+	case 'm':
+		mul = 1ull << 20;
+		break;
+	case 'g':
+		mul = 1ull << 30;
+		break;
 	}
+	if (mul > 1)
+		end++;
 	if (*end == 'i' || *end == 'B')
 		end += (*end == 'i' && end[1] == 'B') ? 2 : 1;
 	if (*end)
