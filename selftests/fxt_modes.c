@@ -65,6 +65,7 @@
 #include "kselftest_harness.h"
 #include "fm_util.h"
 #include "fxtscan.h"
+#include "device.h"
 #include "libfxt.h"
 #include "oracle.h"
 #include "swlog.h"
@@ -532,144 +533,27 @@ TEST(slow_dump_check)
 }
 
 /* ------------------------------------------------------------------ */
-/* Driving /dev/fxt directly.                                          */
+/* Driving /dev/fxt directly, with the collector's read side           */
+/* (userspace/lib/device.c): its final save writes the archives here.  */
 
-struct dev {
-	bool opened;	/* open() worked: a later error is the module's */
-	int fd;
-	struct fxt_layout layout;
-	const uint8_t *map;
-};
-
-static int dev_init(struct dev *d, uint32_t mode, uint64_t size,
-		    uint64_t durable, uint32_t cats)
+/* *opened: open() worked, so a later error is the module's. */
+static int dev_init(struct fxt_device *d, bool *opened, uint32_t mode,
+		    uint64_t size, uint64_t durable, uint32_t cats)
 {
 	struct fxt_config cfg = { .buffer_size = size, .mode = mode,
 				  .categories = cats, .durable_size = durable };
+	int err;
 
-	d->map = NULL;
-	d->opened = false;
-	d->fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
-	if (d->fd < 0)
-		return -errno;
-	d->opened = true;
-	if (ioctl(d->fd, FXT_IOC_INITIALIZE, &cfg) ||
-	    ioctl(d->fd, FXT_IOC_GET_LAYOUT, &d->layout)) {
-		int err = -errno;
-
+	*opened = false;
+	err = fxt_device_open(d, FXT_DEVICE_PATH, "fxt_modes");
+	if (err)
+		return err;
+	*opened = true;
+	err = fxt_device_init(d, &cfg);
+	if (err) {
 		close(d->fd);
 		d->fd = -1;
-		return err;
 	}
-	return 0;
-}
-
-static int dev_start(struct dev *d, uint32_t disposition)
-{
-	struct fxt_start_options o = { .disposition = disposition };
-
-	return ioctl(d->fd, FXT_IOC_START, &o) ? -errno : 0;
-}
-
-static int dev_stop(struct dev *d, uint32_t flags)
-{
-	struct fxt_stop_options o = { .flags = flags };
-
-	return ioctl(d->fd, FXT_IOC_STOP, &o) ? -errno : 0;
-}
-
-static bool cpu_possible(const struct dev *d, unsigned int cpu)
-{
-	return cpu < 256 && (d->layout.possible_cpus[cpu / 64] >> (cpu % 64)) & 1;
-}
-
-static int dev_close(struct dev *d)
-{
-	int err = 0;
-
-	if (d->fd < 0)
-		return -EBADF;
-	if (d->map)
-		munmap((void *)d->map, d->layout.map_size);
-	d->map = NULL;
-	if (ioctl(d->fd, FXT_IOC_TERMINATE))
-		err = -errno;
-	close(d->fd);
-	d->fd = -1;
-	return err;
-}
-
-/*
- * Write the mapped buffers (after a stop) as an archive, the way the
- * collector's final save does: per CPU, provider info, durable data, older
- * rolling buffer (circular, wrapped), current one; then, as the collector
- * does, the trailer that restates each koid's newest name (lib/newest.c).
- */
-static int dev_save_chunk(struct fxt_writer *w, struct fxt_newest *names,
-			  unsigned int cpu, const uint8_t *data, uint64_t len)
-{
-	if (names)
-		fxt_newest_feed(names, cpu, data, len);
-	return fxt_write_raw(w, data, len);
-}
-
-static int dev_save(struct dev *d, const char *path)
-{
-	struct fxt_newest *names;
-	struct fxt_writer w;
-	int fd, err;
-
-	d->map = mmap(NULL, d->layout.map_size, PROT_READ, MAP_SHARED, d->fd, 0);
-	if (d->map == MAP_FAILED) {
-		d->map = NULL;
-		return -errno;
-	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	names = fxt_newest_new(1u << 20);	/* NULL: no trailer */
-	err = fxt_writer_init(&w, fd);
-	if (!err)
-		err = fxt_write_magic(&w);
-	for (unsigned int c = 0; !err && c < d->layout.nr_cpus; c++) {
-		const uint8_t *base = d->map + (uint64_t)c * d->layout.cpu_stride;
-		const struct fxt_buffer_header *h = (const void *)base;
-		uint64_t cur = h->rolling_current, dur = h->durable_reserved;
-		uint64_t off = cur & FXT_ROLLING_OFFSET_MASK;
-		uint32_t wrapped = cur >> FXT_ROLLING_OFFSET_BITS;
-		unsigned int b = wrapped & 1;
-		char name[16];
-
-		if (!cpu_possible(d, c))
-			continue;
-		if (h->magic != FXT_BUFFER_MAGIC) {
-			err = -EPROTO;
-			break;
-		}
-		snprintf(name, sizeof(name), "cpu%u", c);
-		err = fxt_write_provider_info(&w, c, name);
-		if (!err)
-			err = fxt_write_init(&w, 1000000000ull);
-		if (dur > h->durable_size)
-			dur = h->durable_size;
-		if (!err && dur)
-			err = dev_save_chunk(&w, names, c, base + h->durable_offset, dur);
-		if (!err && h->mode == FXT_MODE_CIRCULAR && wrapped &&
-		    h->rolling_data_end[b ^ 1])
-			err = dev_save_chunk(&w, names, c, base + h->rolling_offset[b ^ 1],
-					     h->rolling_data_end[b ^ 1]);
-		if (off > h->rolling_size)
-			off = h->rolling_size;
-		if (!err && off)
-			err = dev_save_chunk(&w, names, c, base + h->rolling_offset[b], off);
-	}
-	if (!err && names)
-		err = fxt_newest_write_trailer(names, &w) < 0 ? -EIO : 0;
-	fxt_newest_free(names);
-	if (!err)
-		err = fxt_writer_flush(&w);
-	fxt_writer_destroy(&w);
-	close(fd);
 	return err;
 }
 
@@ -721,12 +605,16 @@ static void *renamer_main(void *arg)
 	return NULL;
 }
 
-static int get_stats(struct dev *d, struct fxt_cpu_stats *st)
+static int get_stats(struct fxt_device *d, struct fxt_cpu_stats *st)
 {
 	for (unsigned int c = 0; c < d->layout.nr_cpus && c < FM_MAX_CPUS; c++) {
+		int err = 0;
+
 		st[c] = (struct fxt_cpu_stats){ .cpu = c };
-		if (cpu_possible(d, c) && ioctl(d->fd, FXT_IOC_GET_STATS, &st[c]))
-			return -errno;
+		if (fxt_device_cpu_possible(d, c))
+			err = fxt_device_cpu_stats(d, c, &st[c]);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -750,21 +638,22 @@ static void run_durable_full(void)
 {
 	struct renamer r[FM_MAX_CPUS];
 	char path[PATH_MAX];
-	struct dev d;
+	struct fxt_device d;
+	bool opened;
 	int err;
 
-	err = dev_init(&d, FXT_MODE_CIRCULAR, 64 << 10, 4096, 0);
+	err = dev_init(&d, &opened, FXT_MODE_CIRCULAR, 64 << 10, 4096, 0);
 	if (err) {
 		snprintf(DUR.why, sizeof(DUR.why), "%s: %s",
-			 d.opened ? "initialize" : "open", strerror(-err));
-		DUR.failed = d.opened;
+			 opened ? "initialize" : "open", strerror(-err));
+		DUR.failed = opened;
 		return;
 	}
-	err = dev_start(&d, FXT_START_CLEAR_ENTIRE);
+	err = fxt_device_start(&d, FXT_START_CLEAR_ENTIRE);
 	if (err) {
 		snprintf(DUR.why, sizeof(DUR.why), "start: %s", strerror(-err));
 		DUR.failed = true;
-		dev_close(&d);
+		fxt_device_close(&d);
 		return;
 	}
 	for (int i = 0; i < NCPUS; i++) {
@@ -789,23 +678,23 @@ static void run_durable_full(void)
 	if (err) {
 		snprintf(DUR.why, sizeof(DUR.why), "stats: %s", strerror(-err));
 		DUR.failed = true;
-		dev_close(&d);
+		fxt_device_close(&d);
 		return;
 	}
 	/* Restarted keeping the durable data: the full CPUs stay stopped. */
-	DUR.restart_err = dev_stop(&d, 0);
+	DUR.restart_err = fxt_device_stop(&d, 0);
 	if (!DUR.restart_err)
-		DUR.restart_err = dev_start(&d, FXT_START_CLEAR_NONDURABLE);
+		DUR.restart_err = fxt_device_start(&d, FXT_START_CLEAR_NONDURABLE);
 	if (!DUR.restart_err)
 		DUR.restart_err = get_stats(&d, DUR.s3);
 	for (int i = 0; !DUR.restart_err && i < NCPUS; i++)
 		fm_pingpong(300, CPUS[i], CPUS[i], NULL);
 	if (!DUR.restart_err)
 		DUR.restart_err = get_stats(&d, DUR.s4);
-	DUR.stop_err = dev_stop(&d, FXT_STOP_WRITE_RESULTS);
+	DUR.stop_err = fxt_device_stop(&d, FXT_STOP_WRITE_RESULTS);
 	snprintf(path, sizeof(path), "%s/modes-durable-full.fxt", tmpdir());
-	DUR.save_err = dev_save(&d, path);
-	DUR.term_err = dev_close(&d);
+	DUR.save_err = fxt_device_save_file(&d, path);
+	DUR.term_err = fxt_device_close(&d);
 	DUR.scanned = !DUR.save_err && !fm_scan(path, NULL, 0, &DUR.scan);
 	DUR.ran = true;
 	print_stats("durable-full, after renames", DUR.s1);
@@ -935,19 +824,20 @@ static void run_spill(void)
 {
 	struct renamer r[FM_MAX_CPUS];
 	char path[PATH_MAX];
-	struct dev d;
+	struct fxt_device d;
+	bool opened;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/modes-spill.fxt", tmpdir());
 	/* 1M: no roll (no SAVE_BUFFER to answer) for this little data. */
-	err = dev_init(&d, FXT_MODE_STREAMING, 1 << 20, 4096, FXT_CAT_SCHED);
+	err = dev_init(&d, &opened, FXT_MODE_STREAMING, 1 << 20, 4096, FXT_CAT_SCHED);
 	if (err) {
 		snprintf(SPILL.why, sizeof(SPILL.why), "%s: %s",
-			 d.opened ? "initialize" : "open", strerror(-err));
-		SPILL.failed = d.opened;
+			 opened ? "initialize" : "open", strerror(-err));
+		SPILL.failed = opened;
 		return;
 	}
-	err = dev_start(&d, FXT_START_CLEAR_ENTIRE);
+	err = fxt_device_start(&d, FXT_START_CLEAR_ENTIRE);
 	for (int i = 0; !err && i < NCPUS; i++) {
 		r[i] = (struct renamer){ .cpu = CPUS[i], .n = SPILL_RENAMES,
 					 .tag = 's' };
@@ -956,12 +846,12 @@ static void run_spill(void)
 	for (int i = 0; !err && i < NCPUS; i++)
 		pthread_join(r[i].th, NULL);
 	if (!err)
-		err = dev_stop(&d, FXT_STOP_WRITE_RESULTS);
+		err = fxt_device_stop(&d, FXT_STOP_WRITE_RESULTS);
 	if (!err)
 		err = get_stats(&d, SPILL.st);
 	if (!err)
-		err = dev_save(&d, path);
-	dev_close(&d);
+		err = fxt_device_save_file(&d, path);
+	fxt_device_close(&d);
 	fm_kobj_prefix = "fs";
 	if (!err)
 		err = fm_scan(path, NULL, 0, &SPILL.scan);
@@ -1130,7 +1020,8 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 	char path[PATH_MAX];
 	uint64_t tids[2];
 	struct oracle *o;
-	struct dev d;
+	struct fxt_device d;
+	bool opened;
 	int err;
 
 	struct swlog *l;
@@ -1148,11 +1039,11 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 		oracle_close(o);
 		return;
 	}
-	err = dev_init(&d, mode, 2 << 20, 0, FXT_CAT_SCHED);
+	err = dev_init(&d, &opened, mode, 2 << 20, 0, FXT_CAT_SCHED);
 	if (err) {
 		snprintf(t->why, sizeof(t->why), "%s: %s",
-			 d.opened ? "initialize" : "open", strerror(-err));
-		t->failed = d.opened;
+			 opened ? "initialize" : "open", strerror(-err));
+		t->failed = opened;
 		swlog_close(l);
 		oracle_close(o);
 		return;
@@ -1162,31 +1053,31 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 	if (pthread_create(&rn, NULL, stop_renamer_main, t)) {
 		snprintf(t->why, sizeof(t->why), "pthread_create failed");
 		t->failed = true;
-		dev_close(&d);
+		fxt_device_close(&d);
 		swlog_close(l);
 		oracle_close(o);
 		return;
 	}
 	renamer_step(t, 0);
 	/* Each pair lives and dies (final switch: the wait) inside its window. */
-	err = dev_start(&d, FXT_START_CLEAR_ENTIRE);
+	err = fxt_device_start(&d, FXT_START_CLEAR_ENTIRE);
 	renamer_step(t, 1);		/* renamed while traced */
 	if (!err)
 		err = fm_pingpong(300, -1, -1, t->a);
 	wait_final_switches(o, 2, name);
 	if (!err)
-		err = dev_stop(&d, 0);
+		err = fxt_device_stop(&d, 0);
 	renamer_step(t, 2);		/* renamed while stopped */
 	if (!err)
-		err = dev_start(&d, second);
+		err = fxt_device_start(&d, second);
 	if (!err)
 		err = fm_pingpong(300, -1, -1, t->b);
 	wait_final_switches(o, 4, name);
 	if (!err)
-		err = dev_stop(&d, FXT_STOP_WRITE_RESULTS);
+		err = fxt_device_stop(&d, FXT_STOP_WRITE_RESULTS);
 	if (!err)
-		err = dev_save(&d, path);
-	dev_close(&d);
+		err = fxt_device_save_file(&d, path);
+	fxt_device_close(&d);
 	renamer_step(t, 3);
 	pthread_join(rn, NULL);
 	swlog_stop(l);
@@ -1394,21 +1285,22 @@ static void run_nondurable_spill(void)
 	struct renamer r[FM_MAX_CPUS];
 	uint64_t tids[2];
 	struct fm_bg *bg = NULL;
-	struct dev d;
+	struct fxt_device d;
+	bool opened;
 	int err;
 
 	snprintf(NDSPILL.archive, sizeof(NDSPILL.archive),
 		 "%s/modes-nondurable-spill.fxt", tmpdir());
 	snprintf(NDSPILL.dump_log, sizeof(NDSPILL.dump_log),
 		 "%s/modes-nondurable-spill-dump.log", tmpdir());
-	err = dev_init(&d, FXT_MODE_ONESHOT, 2 << 20, 4096, FXT_CAT_SCHED);
+	err = dev_init(&d, &opened, FXT_MODE_ONESHOT, 2 << 20, 4096, FXT_CAT_SCHED);
 	if (err) {
 		snprintf(NDSPILL.why, sizeof(NDSPILL.why), "%s: %s",
-			 d.opened ? "initialize" : "open", strerror(-err));
-		NDSPILL.failed = d.opened;
+			 opened ? "initialize" : "open", strerror(-err));
+		NDSPILL.failed = opened;
 		return;
 	}
-	err = dev_start(&d, FXT_START_CLEAR_ENTIRE);
+	err = fxt_device_start(&d, FXT_START_CLEAR_ENTIRE);
 	/* Fill every CPU's durable buffer, then index new threads. */
 	for (int i = 0; !err && i < NCPUS; i++) {
 		r[i] = (struct renamer){ .cpu = CPUS[i], .n = 200, .tag = 'n' };
@@ -1426,9 +1318,9 @@ static void run_nondurable_spill(void)
 		err = get_stats(&d, NDSPILL.s1);
 	}
 	if (!err)
-		err = dev_stop(&d, 0);
+		err = fxt_device_stop(&d, 0);
 	if (!err)
-		err = dev_start(&d, FXT_START_CLEAR_NONDURABLE);
+		err = fxt_device_start(&d, FXT_START_CLEAR_NONDURABLE);
 	if (!err)
 		usleep(200000);
 	fm_bg_stop(bg);
@@ -1438,12 +1330,12 @@ static void run_nondurable_spill(void)
 		err = err ? err : e;
 	}
 	if (!err)
-		err = dev_stop(&d, FXT_STOP_WRITE_RESULTS);
+		err = fxt_device_stop(&d, FXT_STOP_WRITE_RESULTS);
 	if (!err)
 		err = get_stats(&d, NDSPILL.s2);
 	if (!err)
-		err = dev_save(&d, NDSPILL.archive);
-	dev_close(&d);
+		err = fxt_device_save_file(&d, NDSPILL.archive);
+	fxt_device_close(&d);
 	if (err) {
 		snprintf(NDSPILL.why, sizeof(NDSPILL.why), "%s", strerror(-err));
 		NDSPILL.failed = true;
@@ -1831,20 +1723,21 @@ static int addcat_run(uint32_t additional, const char *name, uint64_t *begins)
 	};
 	char path[PATH_MAX];
 	struct fm_scan s;
-	struct dev d;
+	struct fxt_device d;
+	bool opened;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s.fxt", tmpdir(), name);
-	err = dev_init(&d, FXT_MODE_ONESHOT, 2 << 20, 0, FXT_CAT_SCHED);
+	err = dev_init(&d, &opened, FXT_MODE_ONESHOT, 2 << 20, 0, FXT_CAT_SCHED);
 	if (err)
 		return err;
 	err = ioctl(d.fd, FXT_IOC_START, &o) ? -errno : 0;
 	usleep(200000);		/* timer interrupts and softirqs meanwhile */
 	if (!err)
-		err = dev_stop(&d, FXT_STOP_WRITE_RESULTS);
+		err = fxt_device_stop(&d, FXT_STOP_WRITE_RESULTS);
 	if (!err)
-		err = dev_save(&d, path);
-	dev_close(&d);
+		err = fxt_device_save_file(&d, path);
+	fxt_device_close(&d);
 	if (!err)
 		err = fm_scan(path, NULL, 0, &s);
 	*begins = 0;

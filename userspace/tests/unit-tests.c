@@ -21,9 +21,12 @@
 #include <unistd.h>
 
 #include "archives.h"
+#include "command.h"
+#include "device.h"
 #include "hist.h"
 #include "libfxt.h"
 #include "name_history.h"
+#include "options.h"
 #include "outbuf.h"
 #include "progress.h"
 
@@ -976,6 +979,61 @@ static void test_outbuf(void)
 	EXPECT(ob_is(o, "\"x\\\"\\x7f\""));
 }
 
+static void test_options(void)
+{
+	uint64_t v = 0;
+
+	EXPECT(!fxt_parse_size("8M", &v) && v == 8ull << 20);
+	EXPECT(!fxt_parse_size("64k", &v) && v == 64ull << 10);
+	EXPECT(!fxt_parse_size("1.5GiB", &v) && v == 3ull << 29);
+	EXPECT(!fxt_parse_size("2MB", &v) && v == 2ull << 20);
+	EXPECT(!fxt_parse_size("65536", &v) && v == 65536);
+	EXPECT_EQ_U(fxt_parse_size("12Q", &v), (uint64_t)-EINVAL);
+	EXPECT_EQ_U(fxt_parse_size("0", &v), (uint64_t)-EINVAL);
+	EXPECT_EQ_U(fxt_parse_size("", &v), (uint64_t)-EINVAL);
+	EXPECT_EQ_U(fxt_parse_mode("oneshot"), FXT_MODE_ONESHOT);
+	EXPECT_EQ_U(fxt_parse_mode("circular"), FXT_MODE_CIRCULAR);
+	EXPECT_EQ_U(fxt_parse_mode("streaming"), FXT_MODE_STREAMING);
+	EXPECT(fxt_parse_mode("Streaming") == -EINVAL);
+}
+
+/* Without the module: the errors the collector prints, not exits. */
+static void test_device_errors(void)
+{
+	struct fxt_config cfg = { .buffer_size = 1 << 20 };
+	struct fxt_device d;
+
+	EXPECT(fxt_device_open(&d, "/nonexistent/fxt", "t") == -ENOENT);
+	EXPECT(!strcmp(d.err, "/nonexistent/fxt: no such device; is the module loaded? (sudo insmod module/fxt.ko)"));
+	EXPECT(!fxt_device_open(&d, "/dev/null", "t"));
+	EXPECT(fxt_device_init(&d, &cfg) == -ENOTTY);
+	EXPECT(!strncmp(d.err, "initialize (buffer 1048576 bytes per CPU): ", 43));
+	EXPECT(strstr(d.err, "different ABI versions") != NULL);
+	EXPECT(fxt_device_close(&d) == -ENOTTY);
+	EXPECT(fxt_device_close(&d) == -EBADF);
+}
+
+/* The command waits for its release, and its exit status is kept. */
+static void test_command(void)
+{
+	char *argv[] = { "sh", "-c", "exit 3", NULL };
+	struct fxt_command c = { 0 };
+	const char *failed;
+	int i;
+
+	EXPECT(!fxt_command_spawn(&c, argv, "t", &failed));
+	usleep(10000);
+	fxt_command_reap(&c);
+	EXPECT(!c.done);
+	EXPECT(!fxt_command_release(&c));
+	for (i = 0; i < 500 && !c.done; i++) {
+		usleep(10000);
+		fxt_command_reap(&c);
+	}
+	EXPECT(c.done && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 3);
+	fxt_command_end(&c);
+}
+
 static void test_hist(void)
 {
 	struct hist h;
@@ -1476,6 +1534,9 @@ int main(void)
 	run("reader: every diagnostic is tested", test_all_diags_covered);
 	run("outbuf: formatting", test_outbuf);
 	run("hist: percentiles", test_hist);
+	run("options: sizes and modes", test_options);
+	run("device: errors as messages, without the module", test_device_errors);
+	run("command: released once tracing started", test_command);
 	run("progress: only on a terminal", test_progress);
 	run("thread names over time: runs, restatements, order", test_name_history);
 	run("reused tids: each thread keeps its own name", test_pid_reuse);
