@@ -417,6 +417,37 @@ TEST(cpu_offline_at_initialize_is_not_traced)
 	EXPECT_EQ(idle, ft_module_mem_bytes());
 }
 
+/*
+ * The collector says so when a CPU it could not trace lost events: CPU 1
+ * offline when fxt-collect starts, online while it traces, busy on it.
+ */
+TEST(collector_reports_untraced_cpu)
+{
+	const char *extra[] = { "-m", "streaming", "-b", "1M", NULL };
+	char archive[PATH_MAX], log[PATH_MAX];
+	int status = -1, wait_err;
+	pid_t pid;
+
+	ASSERT_LT(1, ncpus) TH_LOG("one CPU: nothing to unplug (vm-run --smp >= 2)");
+	snprintf(archive, sizeof(archive), "%s/hotplug-untraced.fxt", col_tmpdir());
+	snprintf(log, sizeof(log), "%s/hotplug-untraced.log", col_tmpdir());
+	ASSERT_EQ(0, set_online(1, 0));
+	pid = col_collect_spawn(archive, log, extra);
+	wait_err = pid < 0 ? (int)pid :
+		col_wait_line(pid, log, COL_STARTED_LINE, 60, &status);
+	ASSERT_EQ(0, set_online(1, 1));
+	ASSERT_EQ(0, wait_err) TH_LOG("fxt-collect did not start");
+	pin_to(0, 1);
+	for (int i = 0; i < 20; i++)
+		usleep(1000);
+	pin_to(0, 0);
+	EXPECT_TRUE(col_stop(pid, 60, &status));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("wait status 0x%x", status);
+	EXPECT_TRUE(col_file_contains(log, "were not traced"))
+		col_print_file("fxt-collect output", log, 20);
+}
+
 int main(int argc, char **argv)
 {
 	struct pp_config cfg = { .name = "hotplug", .pin = PP_PIN_NONE };

@@ -355,6 +355,8 @@ static int finish(struct collector *c, uint64_t *archive_bytes)
 static void report(struct collector *c, uint64_t archive_bytes, int renamed)
 {
 	struct fxt_device_totals t;
+	uint32_t cpus, first;
+	uint64_t lost = fxt_device_untraced(&c->dev, &cpus, &first);
 
 	fxt_device_totals(&c->dev, &t);
 	if (!c->quiet) {
@@ -371,6 +373,9 @@ static void report(struct collector *c, uint64_t archive_bytes, int renamed)
 	if (t.dropped)
 		warnx_("%" PRIu64 " records were dropped (see the fxt/dropped counters)",
 		       t.dropped);
+	if (lost)
+		warnx_("%u CPUs (CPU %u first) came online after tracing was set up and were not traced: %" PRIu64 " events lost; start again to trace them",
+		       cpus, first, lost);
 }
 
 int main(int argc, char **argv)
