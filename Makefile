@@ -43,9 +43,9 @@ ARCHIVES = $(CURDIR)/build/archives/$(KVER)
 vmtest: module selftests
 	rm -rf $(ARCHIVES) $(ARCHIVES)-smp4
 	FXT_SELFTEST_KEEP=$(ARCHIVES) \
-		scripts/vm-run --kver $(KVER) --mem 3072 --timeout 1800 -- selftests/run-all
+		scripts/vm/run --kver $(KVER) --mem 3072 --timeout 1800 -- selftests/run-all
 	FXT_SELFTEST_KEEP=$(ARCHIVES)-smp4 \
-		scripts/vm-run --kver $(KVER) --smp 4 --timeout 600 -- selftests/run-all fxt_hotplug
+		scripts/vm/run --kver $(KVER) --smp 4 --timeout 600 -- selftests/run-all fxt_hotplug
 	scripts/perfetto-check $(ARCHIVES)/*.fxt $(ARCHIVES)-smp4/*.fxt
 
 # The kernels `make check` runs the VM selftests on (scripts/kver-resolve).
@@ -55,7 +55,7 @@ check: deps
 	$(MAKE) all
 	$(MAKE) unit-test
 	$(MAKE) package-test
-	scripts/vm-matrix $(KVERS)
+	scripts/vm/matrix $(KVERS)
 
 demo: deps
 	$(MAKE) all
