@@ -48,7 +48,7 @@ vmtest: module selftests
 		scripts/vm/run --kver $(KVER) --smp 4 --timeout 600 -- selftests/run-all fxt_hotplug
 	scripts/perfetto-check $(ARCHIVES)/*.fxt $(ARCHIVES)-smp4/*.fxt
 
-# The kernels `make check` runs the VM selftests on (scripts/kver-resolve).
+# The kernels `make check` runs the VM selftests on (scripts/kver NAME...).
 KVERS ?= default 6.12-rt
 
 check: deps
