@@ -11,7 +11,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KVER KDIR
 
 .PHONY: all module userspace selftests check unit-test vmtest demo bench \
-	fuzz checkpatch sparse install module-install dkms-install dkms-test \
+	fuzz checkpatch sparse install module-install dkms-install \
 	package-test \
 	clean deps
 
@@ -110,13 +110,10 @@ dkms-install:
 		dkms install -m fxt -v $(VERSION) -k $$k $(DKMS_FLAGS) || exit 1; \
 	done
 
-# make install into a staging dir and a dkms build: nothing is installed here.
+# make install and make dkms-install (so dkms.conf) into a staging dir:
+# nothing is installed here.
 package-test: userspace
 	scripts/package-test $(KVER)
-
-# Build (never install) through dkms in private trees, to test dkms.conf.
-dkms-test:
-	scripts/dkms-test $(VERSION) $(KVER) $(DKMS_SOURCES)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
