@@ -603,7 +603,7 @@ static int dev_close(struct dev *d)
  * Write the mapped buffers (after a stop) as an archive, the way the
  * collector's final save does: per CPU, provider info, durable data, older
  * rolling buffer (circular, wrapped), current one; then, as the collector
- * does, the trailer that restates each koid's newest name (lib/newest.c).
+ * does, the trailer that restates each koid's newest name (lib/name_trailer.c).
  */
 static int dev_save_chunk(struct fxt_writer *w, struct fxt_newest *names,
 			  unsigned int cpu, const uint8_t *data, uint64_t len)
