@@ -11,7 +11,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KVER KDIR
 
 .PHONY: all module userspace selftests check unit-test vmtest demo bench \
-	fuzz checkpatch sparse install module-install dkms-install dkms-test \
+	fuzz checkpatch sparse install module-install dkms-install \
 	package-test \
 	clean deps
 
@@ -43,19 +43,19 @@ ARCHIVES = $(CURDIR)/build/archives/$(KVER)
 vmtest: module selftests
 	rm -rf $(ARCHIVES) $(ARCHIVES)-smp4
 	FXT_SELFTEST_KEEP=$(ARCHIVES) \
-		scripts/vm-run --kver $(KVER) --mem 3072 --timeout 1800 -- selftests/run-all
+		scripts/vm/run --kver $(KVER) --mem 3072 --timeout 1800 -- selftests/run-all
 	FXT_SELFTEST_KEEP=$(ARCHIVES)-smp4 \
-		scripts/vm-run --kver $(KVER) --smp 4 --timeout 600 -- selftests/run-all fxt_hotplug
+		scripts/vm/run --kver $(KVER) --smp 4 --timeout 600 -- selftests/run-all fxt_hotplug
 	scripts/perfetto-check $(ARCHIVES)/*.fxt $(ARCHIVES)-smp4/*.fxt
 
-# The kernels `make check` runs the VM selftests on (scripts/kver-resolve).
+# The kernels `make check` runs the VM selftests on (scripts/kver NAME...).
 KVERS ?= default 6.12-rt
 
 check: deps
 	$(MAKE) all
 	$(MAKE) unit-test
 	$(MAKE) package-test
-	scripts/vm-matrix $(KVERS)
+	scripts/vm/matrix $(KVERS)
 
 demo: deps
 	$(MAKE) all
@@ -110,13 +110,10 @@ dkms-install:
 		dkms install -m fxt -v $(VERSION) -k $$k $(DKMS_FLAGS) || exit 1; \
 	done
 
-# make install into a staging dir and a dkms build: nothing is installed here.
+# make install and make dkms-install (so dkms.conf) into a staging dir:
+# nothing is installed here.
 package-test: userspace
 	scripts/package-test $(KVER)
-
-# Build (never install) through dkms in private trees, to test dkms.conf.
-dkms-test:
-	scripts/dkms-test $(VERSION) $(KVER) $(DKMS_SOURCES)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null

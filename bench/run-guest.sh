@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench/run-guest.sh OUTDIR: the measuring half of `make bench`. Runs INSIDE
-# the qemu guest (scripts/bench starts it with scripts/vm-run); never on the
+# the qemu guest (scripts/bench starts it with scripts/vm/run); never on the
 # build machine: it loads kernel modules and BPF programs.
 #
 # For every repetition, for every workload, every tracer configuration runs

@@ -18,7 +18,7 @@
  *   crowd   the default size: FXT_FLIGHT_THREADS (default 30,000) threads
  *           exist before the start; they all wake and exit during the
  *           trace. In the guest the test raises kernel.threads-max and
- *           kernel.pid_max for them (scripts/vm-run's memory allows it).
+ *           kernel.pid_max for them (scripts/vm/run's memory allows it).
  *   reuse   -b 64K: a child named fxt-reuse-1 runs on CPU 0 and exits,
  *           then a child forced onto the same pid (ns_last_pid) is named
  *           fxt-reuse-2 and runs on CPU 0 too, forked from CPU 1, whose

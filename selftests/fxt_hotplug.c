@@ -9,7 +9,7 @@
  * offline, must equal the oracle's exactly; the other CPUs and the total
  * are compared too.
  *
- * With 2 vCPUs CPU 1 toggles; scripts/vm-run --smp 4 toggles CPUs 1-3.
+ * With 2 vCPUs CPU 1 toggles; scripts/vm/run --smp 4 toggles CPUs 1-3.
  *
  * Then offline.stop_while_cpu_offline: rounds of START, CPU 1 unplugged, STOP, on
  * a session of its own with 4 KiB rolling buffers that a pipe ping-pong
@@ -118,7 +118,7 @@ TEST(scenario_ran)
 
 TEST(cpus_toggled)
 {
-	ASSERT_LT(1, ncpus) TH_LOG("one CPU: nothing to unplug (vm-run --smp >= 2)");
+	ASSERT_LT(1, ncpus) TH_LOG("one CPU: nothing to unplug (vm/run --smp >= 2)");
 	EXPECT_EQ(0, toggle_errors);
 	ASSERT_LE(3, cycles) TH_LOG("only %ld offline/online rounds", cycles);
 	EXPECT_TRUE(all_online_after);
@@ -259,7 +259,7 @@ TEST_F_TIMEOUT(offline, stop_while_cpu_offline, 180)
 		       getenv("FXT_HOTPLUG_SEED"), UINT_MAX);
 	printf("# seed %lu (replay: FXT_HOTPLUG_SEED=%lu)\n", seed, seed);
 	fflush(stdout);
-	ASSERT_LT(1, ncpus) TH_LOG("one CPU: nothing to unplug (vm-run --smp >= 2)");
+	ASSERT_LT(1, ncpus) TH_LOG("one CPU: nothing to unplug (vm/run --smp >= 2)");
 	so_fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, so_fd) TH_LOG("open: %s", strerror(errno));
 	ASSERT_EQ(0, ioctl(so_fd, FXT_IOC_INITIALIZE, &c)) TH_LOG("%s", strerror(errno));

@@ -18,7 +18,7 @@
  *     process "irq" (koid 0x40000000);
  *   - a CPU's string table never defines the same text twice, in
  *     particular the names of the handlers of a shared interrupt line: the
- *     guest of scripts/vm-run has two virtio-rng devices on one line, and
+ *     guest of scripts/vm/run has two virtio-rng devices on one line, and
  *     the workload loads virtio_rng and reads /dev/hwrng, so both handlers
  *     run on every one of its interrupts.
  */
@@ -335,7 +335,7 @@ static void run(void)
 		snprintf(R.why, sizeof(R.why), "needs root");
 		return;
 	}
-	/* virtio_rng's handlers share a line in the guest (scripts/vm-run) */
+	/* virtio_rng's handlers share a line in the guest (scripts/vm/run) */
 	snprintf(log, sizeof(log), "%s/irq-modprobe.log", col_tmpdir());
 	rng_loaded = access("/sys/module/virtio_rng", F_OK) &&
 		     col_run(modprobe, log, 60) == 0;
@@ -343,7 +343,7 @@ static void run(void)
 	if (R.shared_irq < 0)
 		snprintf(R.shared_why, sizeof(R.shared_why),
 			 "no interrupt line with two handlers in /proc/interrupts "
-			 "(scripts/vm-run gives the guest one: virtio-rng x2)");
+			 "(scripts/vm/run gives the guest one: virtio-rng x2)");
 	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why)))
 		goto out;
 	serial_workload();
@@ -561,7 +561,7 @@ TEST(device_interrupt_end_args)
 /*
  * (b) The serial port's own interrupt, with the IRQ /proc/interrupts shows.
  * This skip and shared_line_handlers_named's depend on the machine; in the
- * guest scripts/vm-run provides both (console=ttyS0, two virtio-rng
+ * guest scripts/vm/run provides both (console=ttyS0, two virtio-rng
  * functions on one line), so run-all counts either skip as a failure
  * (it is not in selftests/expected-skips).
  */

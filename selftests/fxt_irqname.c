@@ -8,7 +8,7 @@
  * keyed on the name's address would give the new handler the old name.
  *
  * Scenario, under fxt-collect -m streaming: the shared virtio-rng line of
- * scripts/vm-run's guest, pinned to CPU 0, gets a second handler from the
+ * scripts/vm/run's guest, pinned to CPU 0, gets a second handler from the
  * test module selftests/kmod/fxt_irqname_test.ko (built by `make module`
  * for the same kernel as fxt.ko), named "fxtq-old"; /dev/hwrng is read so
  * that the line fires; the module then removes its handler, writes
@@ -130,7 +130,7 @@ static void run(void)
 	if (R.irq < 0) {
 		snprintf(R.why, sizeof(R.why),
 			 "no virtio line with two handlers in /proc/interrupts "
-			 "(scripts/vm-run gives the guest one: virtio-rng x2)");
+			 "(scripts/vm/run gives the guest one: virtio-rng x2)");
 		goto out;
 	}
 	/* One CPU sees both names: the one whose cache could confuse them. */

@@ -1026,7 +1026,7 @@ TEST_F(errpath, fails)
 		uint64_t avail = mem_available();
 		long ncpus = sysconf(_SC_NPROCESSORS_CONF);
 
-		/* the guest (scripts/vm-run) has too little for this to fit */
+		/* the guest (scripts/vm/run) has too little for this to fit */
 		ASSERT_LT(avail / 2, (uint64_t)FXT_BUFFER_SIZE_MAX * ncpus)
 			TH_LOG("MemAvailable %llu bytes, %ld CPUs",
 			       (unsigned long long)avail, ncpus);

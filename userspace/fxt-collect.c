@@ -10,7 +10,7 @@
  * hand-shake (SAVE_BUFFER -> save durable delta, then the rolling buffer ->
  * BUFFER_SAVED), and at the end saves what is left, oldest first, with the
  * per-CPU loss made visible in the archive, then the trailer that makes
- * each koid's newest name its last (lib/newest.c). Documentation/usage.rst.
+ * each koid's newest name its last (lib/name_trailer.c). Documentation/usage.rst.
  * All that is lib/device.c; here are the options, signals, the command
  * (lib/command.c), the status line and the statistics.
  */

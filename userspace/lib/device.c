@@ -33,7 +33,7 @@
  *  - after the stop, saves per CPU the durable data, the older rolling
  *    buffer (circular, wrapped), then the current one: oldest first;
  *  - last, the trailer that makes each koid's newest name its last
- *    (lib/newest.c).
+ *    (lib/name_trailer.c).
  *
  * Each CPU is provider <cpu> named cpu<cpu>; a chunk is checked for whole
  * records and cut at the last good one rather than saved as garbage.

@@ -523,7 +523,7 @@ const struct fxt_kobj_info *fxt_merge_thread_at(const struct fxt_merge *m,
 						uint64_t koid, uint64_t ns);
 
 /* ------------------------------------------------------------------ */
-/* Newest names: fxt-collect's trailer (lib/newest.c).                  */
+/* Newest names: fxt-collect's trailer (lib/name_trailer.c).            */
 
 /*
  * Perfetto names a koid after the last kernel object record it reads for

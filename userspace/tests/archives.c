@@ -361,7 +361,7 @@ static void names_thread(struct fxt_writer *w, uint64_t koid, const char *name,
  * of the CPU that ran the probe. Thread 8 was forked on CPU 1 ("app", at
  * 1000) and renamed itself on CPU 0 ("app-renamed", at 3000); CPU 0's
  * chunk comes first, so the older name is the last one in the CPUs' data.
- * fxt-collect's trailer restates the newest (what lib/newest.c writes,
+ * fxt-collect's trailer restates the newest (what lib/name_trailer.c writes,
  * checked by the unit tests), and the tools name thread 8 by it.
  */
 static void build_names(struct fxt_writer *w)

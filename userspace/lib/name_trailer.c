@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * newest.c - each koid's newest name, for fxt-collect's trailer.
+ * name_trailer.c - each koid's newest name, for fxt-collect's trailer.
  *
  * Perfetto applies the last kernel object record it reads for a koid to
  * the whole trace, but fxt.ko writes name records into the durable buffer

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * names.c - names of record, event and argument types, thread states and
+ * enum_names.c - names of record, event and argument types, thread states and
  * diagnostics (the table behind fxt-dump --check's messages).
  */
 #include "libfxt.h"
