@@ -41,6 +41,8 @@ enum fxt_const_string {
 	FXT_S_HANDLED,
 	FXT_S_VECTOR,
 	FXT_S_NAMED_AT,		/* kernel object records' name time */
+	FXT_S_OUT_WEIGHT,	/* the wide context switch's arguments */
+	FXT_S_IN_WEIGHT,
 	FXT_S_SOFTIRQ_FIRST,	/* softirq vector names, NR_SOFTIRQS of them */
 	FXT_S_VECTOR_FIRST = FXT_S_SOFTIRQ_FIRST + 10,
 	FXT_S_VECTOR_LAST = FXT_S_VECTOR_FIRST + 15,

@@ -24,6 +24,8 @@ static const char *const fxt_fixed_strings[FXT_S_SOFTIRQ_FIRST] = {
 	[FXT_S_HANDLED] = "handled",
 	[FXT_S_VECTOR] = "vector",
 	[FXT_S_NAMED_AT] = FXT_ARG_NAME_NAMED_AT,
+	[FXT_S_OUT_WEIGHT] = FXT_ARG_NAME_OUTGOING_WEIGHT,
+	[FXT_S_IN_WEIGHT] = FXT_ARG_NAME_INCOMING_WEIGHT,
 };
 
 /* The kernel's softirq_to_name[], which is not exported. */
@@ -242,6 +244,32 @@ void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
 	fxt_kobj_commit(c, words * 8, rolling, where);
 }
 
+/* A task's priority as the wide switch's weight: idle has its own. */
+static s32 fxt_weight(const struct task_struct *p)
+{
+	return p->pid ? fxt_prio(p) : FXT_WEIGHT_IDLE;
+}
+
+/*
+ * The switch for a CPU above FXT_SWITCH_CPU_MAX: subtype 1, whose cpu field
+ * has 16 bits (the legacy one 8, and Perfetto takes the CPU from it).
+ * Thread koids only: the processes are in the threads' kernel objects.
+ */
+static u64 *fxt_write_switch_wide(struct fxt_cpu *c, unsigned int state,
+				  struct task_struct *prev,
+				  struct task_struct *next, unsigned int *bufno)
+{
+	u64 ts, *p = fxt_rolling_reserve(c, FXT_SWITCH_WIDE_WORDS * 8, &ts,
+					 bufno);
+
+	if (p)
+		fxt_fill_switch_wide(p, c->cpu, state, ts, prev->pid,
+				     fxt_weight(prev), next->pid,
+				     fxt_weight(next), FXT_S_OUT_WEIGHT,
+				     FXT_S_IN_WEIGHT);
+	return p;
+}
+
 /**
  * fxt_write_switch() - a context switch record, for sched_switch
  * @c: this CPU; preemption disabled
@@ -254,9 +282,11 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		      struct task_struct *prev, struct task_struct *next,
 		      unsigned int prev_state)
 {
-	u8 out = fxt_thread_ref(c, prev);
-	u8 in = fxt_thread_ref(c, next);
+	bool wide = c->cpu > FXT_SWITCH_CPU_MAX;
+	u8 out = wide ? 0 : fxt_thread_ref(c, prev);
+	u8 in = wide ? 0 : fxt_thread_ref(c, next);
 	unsigned int words = 2 + (out ? 0 : 2) + (in ? 0 : 2);
+	unsigned int state = fxt_out_state(preempt, prev_state, prev);
 	bool window = c->hdr->mode == FXT_MODE_CIRCULAR;
 	u32 gen = 0;
 	unsigned int bufno;
@@ -268,12 +298,18 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		fxt_name_in_window(c, prev);
 		fxt_name_in_window(c, next);
 	}
+	if (unlikely(wide)) {
+		words = FXT_SWITCH_WIDE_WORDS;
+		p = fxt_write_switch_wide(c, state, prev, next, &bufno);
+		if (!p)
+			return;
+		goto commit;
+	}
 	p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
 	if (!p)
 		return;
-	p[0] = fxt_switch_header(words, c->cpu,
-				 fxt_out_state(preempt, prev_state, prev),
-				 out, in, fxt_prio(prev), fxt_prio(next));
+	p[0] = fxt_switch_header(words, c->cpu, state, out, in,
+				 fxt_prio(prev), fxt_prio(next));
 	p[1] = ts;
 	p += 2;
 	if (!out) {
@@ -284,6 +320,7 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		*p++ = next->tgid;
 		*p++ = next->pid;
 	}
+commit:
 	fxt_rolling_commit(c, words * 8, bufno);
 	/* Rolled since the names: name them in the switch's buffer too. */
 	if (window && fxt_rolling_gen(c) != gen) {
@@ -322,16 +359,24 @@ void fxt_write_switch_to_idle(struct fxt_cpu *c)
 
 	if (!c->last_tid)
 		return;
+	BUILD_BUG_ON(words != FXT_SWITCH_WIDE_WORDS);
 	p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
 	if (!p)
 		return;
-	p[0] = fxt_switch_header(words, c->cpu, FXT_THREAD_BLOCKED, 0, 0,
-				 c->last_prio, 0);
-	p[1] = ts;
-	p[2] = c->last_tgid;
-	p[3] = c->last_tid;
-	p[4] = 0;
-	p[5] = 0;
+	if (unlikely(c->cpu > FXT_SWITCH_CPU_MAX)) {
+		fxt_fill_switch_wide(p, c->cpu, FXT_THREAD_BLOCKED, ts,
+				     c->last_tid, c->last_prio, 0,
+				     FXT_WEIGHT_IDLE, FXT_S_OUT_WEIGHT,
+				     FXT_S_IN_WEIGHT);
+	} else {
+		p[0] = fxt_switch_header(words, c->cpu, FXT_THREAD_BLOCKED,
+					 0, 0, c->last_prio, 0);
+		p[1] = ts;
+		p[2] = c->last_tgid;
+		p[3] = c->last_tid;
+		p[4] = 0;
+		p[5] = 0;
+	}
 	fxt_rolling_commit(c, words * 8, bufno);
 	c->last_tid = 0;
 }

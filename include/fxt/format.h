@@ -381,6 +381,8 @@ static inline __u64 fxt_arg_header(unsigned int type, unsigned int words,
  * Records fxt itself never emits, encoded here so that the user-space
  * library can write (for tests and round trips) every record type the
  * specification defines without spelling a header word anywhere else.
+ * (The context switch of subtype 1 below is the exception: the module
+ * writes it for a CPU the legacy switch's 8-bit cpu field cannot hold.)
  */
 
 /* Context switch, subtype 1: header + timestamp + out koid + in koid + args. */
@@ -398,6 +400,34 @@ static inline __u64 fxt_switch_v2_header(unsigned int words, unsigned int nargs,
 	       FXT_F(cpu, FXT_SWITCH_V2_CPU_FIELD) |
 	       FXT_F(out_state, FXT_SWITCH_V2_OUT_STATE_FIELD) |
 	       FXT_F(FXT_SCHED_CONTEXT_SWITCH_V2, FXT_SCHED_TYPE_FIELD);
+}
+
+/* The largest CPU number the legacy context switch (subtype 0) can hold. */
+#define FXT_SWITCH_CPU_MAX		0xffu
+/* A subtype 1 switch with its two weight arguments, in words. */
+#define FXT_SWITCH_WIDE_WORDS		6
+/* The weight of the idle thread: Perfetto's importer reads it as idle. */
+#define FXT_WEIGHT_IDLE			((__s32)0x80000000u)
+
+/*
+ * Fill a subtype 1 context switch as fxt writes one for a CPU above
+ * FXT_SWITCH_CPU_MAX: the threads' koids, and their priorities as
+ * "outgoing_weight" and "incoming_weight" (int32; FXT_WEIGHT_IDLE for the
+ * idle thread), whose names are string refs @out_name and @in_name. The
+ * kernel and the tests' writer both fill it here.
+ */
+static inline void fxt_fill_switch_wide(__u64 *p, unsigned int cpu,
+					unsigned int out_state, __u64 ts,
+					__u64 out_koid, __s32 out_weight,
+					__u64 in_koid, __s32 in_weight,
+					__u16 out_name, __u16 in_name)
+{
+	p[0] = fxt_switch_v2_header(FXT_SWITCH_WIDE_WORDS, 2, cpu, out_state);
+	p[1] = ts;
+	p[2] = out_koid;
+	p[3] = in_koid;
+	p[4] = fxt_arg_header(FXT_ARG_INT32, 1, out_name, (__u32)out_weight);
+	p[5] = fxt_arg_header(FXT_ARG_INT32, 1, in_name, (__u32)in_weight);
 }
 
 /* Blob record: header + [name stream] + payload stream. */

@@ -178,6 +178,16 @@ int fxt_write_switch_v2(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
 			unsigned int out_state, uint64_t out_tid,
 			uint64_t in_tid, const struct fxt_arg *args,
 			unsigned int nargs);
+/*
+ * Context switch, subtype 1, as fxt.ko writes one for a CPU above 255
+ * (fxt_fill_switch_wide() in include/fxt/format.h): thread koids, weights
+ * (priorities; FXT_WEIGHT_IDLE for idle) under the string refs out_name and
+ * in_name.
+ */
+int fxt_write_switch_wide(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
+			  unsigned int out_state, uint64_t out_tid,
+			  int32_t out_weight, uint64_t in_tid, int32_t in_weight,
+			  uint16_t out_name, uint16_t in_name);
 /* Thread wakeup, subtype 2, with any arguments. */
 int fxt_write_wakeup_args(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
 			  uint64_t woken_tid, const struct fxt_arg *args,

@@ -621,6 +621,25 @@ int fxt_write_switch_v2(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
 	return 0;
 }
 
+int fxt_write_switch_wide(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
+			  unsigned int out_state, uint64_t out_tid,
+			  int32_t out_weight, uint64_t in_tid, int32_t in_weight,
+			  uint16_t out_name, uint16_t in_name)
+{
+	uint64_t *p;
+	int err;
+
+	if (cpu > 0xffff || out_state > 0xf)
+		return -EINVAL;
+	p = reserve(w, FXT_SWITCH_WIDE_WORDS, &err);
+	if (!p)
+		return err;
+	fxt_fill_switch_wide((__u64 *)p, cpu, out_state, ts, out_tid, out_weight,
+			     in_tid, in_weight, out_name, in_name);
+	commit(w, FXT_SWITCH_WIDE_WORDS);
+	return 0;
+}
+
 int fxt_write_wakeup_args(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
 			  uint64_t woken_tid, const struct fxt_arg *args,
 			  unsigned int nargs)

@@ -319,6 +319,37 @@ static void build_irq_names(struct fxt_writer *w)
  * both (records.rst), the wakeup's 16-bit field 256: the CPU is the
  * provider, so the report and the JSON show CPU 256 apart from CPU 0.
  */
+/*
+ * CPUs 0 and 300 as fxt.ko writes them since a CPU above 255 gets the wide
+ * context switch (subtype 1, 16-bit cpu field), with its weight names as
+ * string indices of the CPU: Perfetto puts CPU 300's slices on CPU 300.
+ */
+static void build_cpu300_wide(struct fxt_writer *w)
+{
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_init(w, NS);
+	fxt_write_provider_info(w, 300, "cpu300");
+	fxt_write_init(w, NS);
+	fxt_write_provider_section(w, 0);
+	fxt_write_process(w, 30, "db");
+	fxt_write_thread_kobj(w, 30, "db", 30);
+	fxt_write_thread_kobj(w, 31, "db-log", 30);
+	fxt_write_switch(w, 0, 1000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(30, 30), 20);
+	fxt_write_switch(w, 0, 4000, FXT_THREAD_BLOCKED, fxt_thread_inline(30, 30), 20,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_provider_section(w, 300);
+	fxt_write_string(w, 11, FXT_ARG_NAME_OUTGOING_WEIGHT,
+			 strlen(FXT_ARG_NAME_OUTGOING_WEIGHT));
+	fxt_write_string(w, 12, FXT_ARG_NAME_INCOMING_WEIGHT,
+			 strlen(FXT_ARG_NAME_INCOMING_WEIGHT));
+	fxt_write_switch_wide(w, 300, 1500, FXT_THREAD_NEW, 0, FXT_WEIGHT_IDLE,
+			      31, 20, 11, 12);
+	fxt_write_switch_wide(w, 300, 3000, FXT_THREAD_BLOCKED, 31, 20, 0,
+			      FXT_WEIGHT_IDLE, 11, 12);
+}
+
 static void build_cpu256(struct fxt_writer *w)
 {
 	fxt_write_magic(w);
@@ -930,6 +961,8 @@ const struct tcase tcases[] = {
 	       "a switch out dropped: the thread woken and switched out elsewhere"),
 	GOLDEN_PERFETTO("pid-reuse", build_pid_reuse,
 	       "tids 7 and 9 exit and are reused by new processes"),
+	GOLDEN_PERFETTO("cpu300-wide", build_cpu300_wide,
+	       "CPUs 0 and 300: CPU 300's switches of subtype 1 (16-bit cpu field)"),
 	GOLDEN("cpu256", build_cpu256,
 	       "CPUs 0 and 256: the 8-bit cpu field of their switches is 0 on both"),
 
