@@ -41,11 +41,13 @@
 
 #include <linux/fxt.h>
 
-#include "ft_util.h"
+#include "collector.h"
+#include "dump.h"
+#include "kfile.h"
 #include "pingpong.h"
 #include "kselftest_harness.h"
 
-static struct pp_result R;
+static struct pingpong_result R;
 static int ncpus;
 static long cycles = -1;	/* complete offline+online rounds */
 static long toggle_errors;
@@ -64,7 +66,7 @@ static int set_online(int cpu, int on)
 	char path[96];
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	return ft_write_file(path, on ? "1" : "0");
+	return kfile_write(path, on ? "1" : "0");
 }
 
 static int is_online(int cpu)
@@ -85,7 +87,7 @@ static int is_online(int cpu)
 /* The hotplug process: report complete rounds and errors in its exit pipe. */
 static void hotplug_child(int wfd)
 {
-	long rounds = 0, errors = 0, delay = col_env_ulong("FXT_HOTPLUG_DELAY_MS", 30);
+	long rounds = 0, errors = 0, delay = env_ulong("FXT_HOTPLUG_DELAY_MS", 30);
 	struct sigaction sa = { .sa_handler = on_term };
 
 	sigaction(SIGTERM, &sa, NULL);
@@ -135,15 +137,15 @@ TEST(archive_valid)
 	ASSERT_TRUE(R.have_archive);
 	EXPECT_TRUE(R.arc.magic_ok);
 	EXPECT_STREQ("", R.arc.error);
-	EXPECT_EQ(0, arc_sum(&R.arc, unresolved));
-	EXPECT_EQ(0, arc_sum(&R.arc, cpu_mismatch));
-	EXPECT_EQ(0, arc_sum(&R.arc, buffer_full));
+	EXPECT_EQ(0, archive_sum(&R.arc, unresolved));
+	EXPECT_EQ(0, archive_sum(&R.arc, cpu_mismatch));
+	EXPECT_EQ(0, archive_sum(&R.arc, buffer_full));
 	for (int cpu = 0; cpu <= R.arc.max_provider; cpu++) {
 		EXPECT_EQ(0, R.arc.prov[cpu].backwards) TH_LOG("cpu %d", cpu);
 	}
 	ASSERT_TRUE(R.dump_ran);
 	if (!WIFEXITED(R.dump_status) || WEXITSTATUS(R.dump_status))
-		col_print_file("fxt-dump --check", R.dump_log, 20);
+		child_log_print("fxt-dump --check", R.dump_log, 20);
 	EXPECT_TRUE(WIFEXITED(R.dump_status) && WEXITSTATUS(R.dump_status) == 0);
 }
 
@@ -157,11 +159,11 @@ TEST(cpu0_switches_equal_oracle)
 TEST(switches_equal_oracle_every_cpu)
 {
 	ASSERT_TRUE(R.ran && R.have_archive);
-	for (int cpu = 1; cpu < R.nr_cpus && cpu < ARC_MAX_PROVIDERS; cpu++) {
+	for (int cpu = 1; cpu < R.nr_cpus && cpu < ARCHIVE_MAX_PROVIDERS; cpu++) {
 		EXPECT_EQ(R.or_switches[cpu], R.arc.prov[cpu].switches)
 			TH_LOG("cpu %d (toggled)", cpu);
 	}
-	EXPECT_EQ(R.or_switches_total, arc_sum(&R.arc, switches));
+	EXPECT_EQ(R.or_switches_total, archive_sum(&R.arc, switches));
 }
 
 /* stop_while_cpu_offline: the session, its reader, and the STOP call. */
@@ -245,14 +247,14 @@ TEST_F_TIMEOUT(offline, stop_while_cpu_offline, 180)
 		.durable_size = (60u << 10) - 8192,
 	};
 	struct fxt_start_options o = { .disposition = FXT_START_CLEAR_ENTIRE };
-	long rounds = col_env_ulong("FXT_HOTPLUG_STOP_ROUNDS", 50), done = 0;
+	long rounds = env_ulong("FXT_HOTPLUG_STOP_ROUNDS", 50), done = 0;
 	int pp[2][2], stuck_round = -1, stop_err = 0;
 	pid_t kids[2] = { -1, -1 };
 	unsigned long seed;
 	pthread_t reader;
 	char b = 0;
 
-	ASSERT_TRUE(col_env_seed("FXT_HOTPLUG_SEED", UINT_MAX, &seed))
+	ASSERT_TRUE(env_seed("FXT_HOTPLUG_SEED", UINT_MAX, &seed))
 		TH_LOG("FXT_HOTPLUG_SEED=%s is not a seed <= %u",
 		       getenv("FXT_HOTPLUG_SEED"), UINT_MAX);
 	printf("# seed %lu (replay: FXT_HOTPLUG_SEED=%lu)\n", seed, seed);
@@ -331,14 +333,14 @@ TEST_F_TIMEOUT(offline, stop_while_cpu_offline, 180)
 
 int main(int argc, char **argv)
 {
-	struct pp_config cfg = { .name = "hotplug", .pin = PP_PIN_NONE };
+	struct pingpong_config cfg = { .name = "hotplug", .pin = PINGPONG_PIN_NONE };
 	int p[2];
 	pid_t hp;
 
 	ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	setenv("FXT_COLLECT_ARGS", "-c sched", 0);
 	setenv("FXT_PINGPONG_N", "50000", 0);
-	pp_config_from_env(&cfg);
+	pingpong_config_from_env(&cfg);
 	printf("# hotplug: %d CPUs (1..%d toggle), %lu round trips, collector %s -m streaming\n",
 	       ncpus, ncpus - 1, cfg.rounds, getenv("FXT_COLLECT_ARGS"));
 	fflush(stdout);
@@ -349,7 +351,7 @@ int main(int argc, char **argv)
 			hotplug_child(p[1]);
 		}
 		close(p[1]);
-		pp_run(&cfg, &R);
+		pingpong_run(&cfg, &R);
 		if (hp > 0) {
 			int status;
 
@@ -371,9 +373,9 @@ int main(int argc, char **argv)
 	}
 	printf("# hotplug: %ld offline/online rounds, %ld toggle errors\n",
 	       cycles, toggle_errors);
-	pp_print(&R);
+	pingpong_print(&R);
 	if (!R.ran || !WIFEXITED(R.collector_status) || WEXITSTATUS(R.collector_status))
-		col_print_file("fxt-collect output", R.collect_log, 30);
+		child_log_print("fxt-collect output", R.collect_log, 30);
 	fflush(stdout);
 	return test_harness_run(argc, argv);
 }

@@ -28,7 +28,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "fxtscan.h"
+#include "collector.h"
+#include "records.h"
 #include "libfxt.h"
 
 #define NAME		"irqname"
@@ -42,8 +43,8 @@
 static struct {
 	bool ran, loaded;
 	char why[512];
-	struct fs_collector coll;
-	struct fs_archive a;
+	struct collector coll;
+	struct records a;
 	int irq;
 	char affinity[64];		/* the line's smp_affinity_list before */
 	bool pinned;
@@ -134,8 +135,8 @@ static int module_path(char *path, size_t size)
 			 strerror(errno));
 		return -1;
 	}
-	snprintf(log, sizeof(log), "%s/irqname-modinfo.log", col_tmpdir());
-	if (col_run(modinfo, log, 30)) {
+	snprintf(log, sizeof(log), "%s/irqname-modinfo.log", env_tmpdir());
+	if (child_run(modinfo, log, 30)) {
 		snprintf(R.why, sizeof(R.why), "modinfo %.300s failed", path);
 		return -1;
 	}
@@ -174,9 +175,9 @@ static void run(void)
 	}
 	if (module_path(path, sizeof(path)))
 		return;
-	snprintf(log, sizeof(log), "%s/irqname-modprobe.log", col_tmpdir());
+	snprintf(log, sizeof(log), "%s/irqname-modprobe.log", env_tmpdir());
 	rng_loaded = access("/sys/module/virtio_rng", F_OK) &&
-		     col_run(modprobe, log, 60) == 0;
+		     child_run(modprobe, log, 60) == 0;
 	R.irq = find_shared_virtio_line();
 	if (R.irq < 0) {
 		snprintf(R.why, sizeof(R.why),
@@ -188,20 +189,20 @@ static void run(void)
 	snprintf(file, sizeof(file), "/proc/irq/%d/smp_affinity_list", R.irq);
 	if (!read_file(file, R.affinity, sizeof(R.affinity)))
 		R.pinned = !write_file(file, "0");
-	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why)))
+	if (collector_start_named(&R.coll, NAME, R.why, sizeof(R.why)))
 		goto out;
 	snprintf(arg, sizeof(arg), "irq=%d", R.irq);
-	snprintf(log, sizeof(log), "%s/irqname-insmod.log", col_tmpdir());
-	if (col_run(insmod, log, 60)) {
+	snprintf(log, sizeof(log), "%s/irqname-insmod.log", env_tmpdir());
+	if (child_run(insmod, log, 60)) {
 		snprintf(R.why, sizeof(R.why), "insmod %.300s %s failed", path, arg);
-		fs_collect_stop(&R.coll, buf, sizeof(buf));
+		collector_stop(&R.coll, buf, sizeof(buf));
 		goto out;
 	}
 	mod_loaded = true;
 	R.reads[0] = rng_reads();
 	if (write_file(PARAMS "swap", "1")) {
 		snprintf(R.why, sizeof(R.why), "writing " PARAMS "swap failed");
-		fs_collect_stop(&R.coll, buf, sizeof(buf));
+		collector_stop(&R.coll, buf, sizeof(buf));
 		goto out;
 	}
 	R.reads[1] = rng_reads();
@@ -210,28 +211,28 @@ static void run(void)
 	    read_file(PARAMS "calls", buf, sizeof(buf)) ||
 	    sscanf(buf, "%ld %ld", &R.calls[0], &R.calls[1]) != 2) {
 		snprintf(R.why, sizeof(R.why), "cannot remove the handler or read " PARAMS "calls");
-		fs_collect_stop(&R.coll, buf, sizeof(buf));
+		collector_stop(&R.coll, buf, sizeof(buf));
 		goto out;
 	}
-	snprintf(log, sizeof(log), "%s/irqname-rmmod.log", col_tmpdir());
-	mod_loaded = col_run(rmmod, log, 60) != 0;
+	snprintf(log, sizeof(log), "%s/irqname-rmmod.log", env_tmpdir());
+	mod_loaded = child_run(rmmod, log, 60) != 0;
 	if (mod_loaded) {
 		snprintf(R.why, sizeof(R.why), "rmmod " MODNAME " failed");
-		fs_collect_stop(&R.coll, buf, sizeof(buf));
+		collector_stop(&R.coll, buf, sizeof(buf));
 		goto out;
 	}
 	R.ran = true;
-	ret = fs_collect_stop(&R.coll, R.why, sizeof(R.why));
+	ret = collector_stop(&R.coll, R.why, sizeof(R.why));
 out:
 	if (mod_loaded)
-		col_run(rmmod, log, 60);
+		child_run(rmmod, log, 60);
 	if (R.pinned)
 		write_file(file, R.affinity);
 	if (rng_loaded)
-		col_run(unload_rng, log, 60);
+		child_run(unload_rng, log, 60);
 	if (!R.ran || ret)
 		return;
-	ret = fs_load(R.coll.archive, &R.a);
+	ret = records_load(R.coll.archive, &R.a);
 	if (ret) {
 		snprintf(R.why, sizeof(R.why), "%.300s: %s", R.coll.archive,
 			 strerror(-ret));
@@ -246,7 +247,7 @@ static long begins_named(const char *name, int cpu)
 	long n = 0;
 
 	for (size_t i = 0; i < R.a.nev; i++) {
-		const struct fs_event *e = &R.a.ev[i];
+		const struct records_event *e = &R.a.ev[i];
 
 		n += e->event_type == FXT_EVENT_DURATION_BEGIN &&
 		     !strcmp(e->category, "irq") && !strcmp(e->name, name) &&

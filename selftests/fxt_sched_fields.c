@@ -43,7 +43,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "fxtscan.h"
+#include "collector.h"
+#include "records.h"
 #include "oracle.h"
 #include "libfxt.h"
 
@@ -97,8 +98,8 @@ static struct {
 static struct {
 	bool ran, loaded;
 	char why[512];
-	struct fs_collector coll;
-	struct fs_archive a;
+	struct collector coll;
+	struct records a;
 	struct worker w[NR_T];
 	int report_status;
 	char report_csv[PATH_MAX + 16];
@@ -137,10 +138,10 @@ static long nvcsw(pid_t pid)
  */
 static long wait_nvcsw(pid_t pid, long n)
 {
-	double end = col_now() + 5;
+	double end = env_now() + 5;
 	long v;
 
-	while ((v = nvcsw(pid)) < n && col_now() < end)
+	while ((v = nvcsw(pid)) < n && env_now() < end)
 		usleep(1000);
 	return v;
 }
@@ -181,13 +182,6 @@ static void stop_a_child(void)
 	waitpid(pid, &status, 0);
 }
 
-static uint64_t boottime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 static void *worker_main(void *arg)
 {
@@ -214,7 +208,7 @@ static void *worker_main(void *arg)
 		w->err = errno;
 		return NULL;
 	}
-	w->t_set = boottime_ns();
+	w->t_set = env_boottime_ns();
 	for (int i = 0; i < NR_SLEEPS; i++)
 		usleep(300);
 	return NULL;
@@ -231,10 +225,10 @@ static void *pi_holder_main(void *arg)
 	for (int i = 0; i < PI_SLEEPS; i++)	/* boosted once the waiter blocks */
 		usleep(500);
 	pthread_mutex_unlock(&PI.mutex);
-	PI.t_unlocked = boottime_ns();
+	PI.t_unlocked = env_boottime_ns();
 	for (int i = 0; i < PI_SLEEPS; i++)	/* back at nice 0 */
 		usleep(500);
-	PI.t_done = boottime_ns();
+	PI.t_done = env_boottime_ns();
 	return NULL;
 }
 
@@ -248,7 +242,7 @@ static void *pi_waiter_main(void *arg)
 	sem_wait(&PI.locked);
 	if (PI.err)
 		return NULL;
-	PI.t_blocking = boottime_ns();
+	PI.t_blocking = env_boottime_ns();
 	PI.err = pthread_mutex_lock(&PI.mutex);
 	if (!PI.err)
 		pthread_mutex_unlock(&PI.mutex);
@@ -352,7 +346,7 @@ static void run(void)
 		oracle_close(o);
 		return;
 	}
-	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why))) {
+	if (collector_start_named(&R.coll, NAME, R.why, sizeof(R.why))) {
 		oracle_close(o);
 		return;
 	}
@@ -362,7 +356,7 @@ static void run(void)
 		if (ret) {
 			snprintf(R.why, sizeof(R.why), "pthread_create: %s",
 				 strerror(ret));
-			fs_collect_stop(&R.coll, R.why + strlen(R.why), 1);
+			collector_stop(&R.coll, R.why + strlen(R.why), 1);
 			oracle_close(o);
 			return;
 		}
@@ -381,15 +375,15 @@ static void run(void)
 	 * The threads' final switches: pthread_join() returns, and their
 	 * /proc entries go, before their last schedule(); the oracle sees it.
 	 */
-	end = col_now() + 10;
-	while (oracle_exits(o, -1) < R.joined && col_now() < end)
+	end = env_now() + 10;
+	while (oracle_exits(o, -1) < R.joined && env_now() < end)
 		usleep(1000);
 	R.final_switches = oracle_exits(o, -1);
 	oracle_close(o);
 	R.ran = true;
-	if (fs_collect_stop(&R.coll, R.why, sizeof(R.why)))
+	if (collector_stop(&R.coll, R.why, sizeof(R.why)))
 		return;
-	ret = fs_load(R.coll.archive, &R.a);
+	ret = records_load(R.coll.archive, &R.a);
 	if (ret) {
 		snprintf(R.why, sizeof(R.why), "%.300s: %s", R.coll.archive,
 			 strerror(-ret));
@@ -397,8 +391,8 @@ static void run(void)
 	}
 	R.loaded = true;
 	snprintf(R.report_csv, sizeof(R.report_csv), "%s.csv", R.coll.archive);
-	col_tool_path(tool, sizeof(tool), "FXT_REPORT", "userspace/fxt-report");
-	R.report_status = access(tool, X_OK) ? -2 : col_run(argv, R.report_csv, 120);
+	env_tool_path(tool, sizeof(tool), "FXT_REPORT", "userspace/fxt-report");
+	R.report_status = access(tool, X_OK) ? -2 : child_run(argv, R.report_csv, 120);
 }
 
 #define NEED_ARCHIVE() do {						\
@@ -454,7 +448,7 @@ TEST(idle_is_process_0_priority_0)
 
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nsw; i++) {
-		const struct fs_switch *s = &R.a.sw[i];
+		const struct records_switch *s = &R.a.sw[i];
 
 		for (int side = 0; side < 2; side++) {
 			uint64_t tid = side ? s->in_tid : s->out_tid;
@@ -480,7 +474,7 @@ TEST(no_priority_0_but_idle)
 
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nsw; i++) {
-		const struct fs_switch *s = &R.a.sw[i];
+		const struct records_switch *s = &R.a.sw[i];
 
 		if (((s->out_tid && !s->out_prio) || (s->in_tid && !s->in_prio)) &&
 		    bad++ < 5)
@@ -528,7 +522,7 @@ TEST(priorities_follow_policy)
 		if (w->err)
 			continue;
 		for (size_t i = 0; i < R.a.nsw; i++) {
-			const struct fs_switch *s = &R.a.sw[i];
+			const struct records_switch *s = &R.a.sw[i];
 
 			if (s->ts < w->t_set)
 				continue;
@@ -650,7 +644,7 @@ TEST(fxt_report_idle_not_a_thread)
 	if (R.report_status == -2)
 		SKIP(return, "no userspace/fxt-report");
 	if (R.report_status)
-		col_print_file("fxt-report --csv", R.report_csv, 10);
+		child_log_print("fxt-report --csv", R.report_csv, 10);
 	ASSERT_EQ(0, R.report_status);
 	f = fopen(R.report_csv, "r");
 	ASSERT_NE(NULL, f);
@@ -713,7 +707,7 @@ TEST(priority_inheritance_boost_is_recorded)
 	NEED_ARCHIVE();
 	ASSERT_EQ(0, PI.err) TH_LOG("PI pair: %s", strerror(PI.err));
 	for (size_t i = 0; i < R.a.nsw; i++) {
-		const struct fs_switch *s = &R.a.sw[i];
+		const struct records_switch *s = &R.a.sw[i];
 
 		for (int side = 0; side < 2; side++) {
 			uint64_t tid = side ? s->in_tid : s->out_tid;
@@ -756,7 +750,7 @@ TEST(no_wakeup_by_koid_0)
 	NEED_ARCHIVE();
 	ASSERT_LT(0, R.a.nwk) TH_LOG("no wakeups at all");
 	for (size_t i = 0; i < R.a.nwk; i++) {
-		const struct fs_wakeup *w = &R.a.wk[i];
+		const struct records_wakeup *w = &R.a.wk[i];
 
 		if (!w->has_waker) {
 			no_waker++;

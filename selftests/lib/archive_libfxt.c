@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * archive_libfxt.c - arc_count_libfxt(): the archive counts of archive.c,
+ * archive_libfxt.c - archive_count_libfxt(): the archive counts of archive.c,
  * taken again through userspace/lib's reader (libfxt.h).
  */
 #include <errno.h>
@@ -30,8 +30,8 @@ static int print_diag(void *ctx, uint64_t offset, enum fxt_diag_id id,
 	return 0;
 }
 
-int arc_count_libfxt(const char *path, const uint64_t *tids, int ntids,
-		     struct arc_lib_counts *c)
+int archive_count_libfxt(const char *path, const uint64_t *tids, int ntids,
+		     struct archive_lib_counts *c)
 {
 	struct fxt_reader *r;
 	struct fxt_record rec;
@@ -46,7 +46,7 @@ int arc_count_libfxt(const char *path, const uint64_t *tids, int ntids,
 	while ((ret = fxt_reader_next(r, &rec)) == 1) {
 		if (rec.type != FXT_REC_SCHED ||
 		    (rec.flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN)) ||
-		    rec.provider >= ARC_MAX_PROVIDERS)
+		    rec.provider >= ARCHIVE_MAX_PROVIDERS)
 			continue;
 		if (rec.subtype == FXT_SCHED_CONTEXT_SWITCH) {
 			const struct fxt_thread *o = &rec.u.sw.out, *i = &rec.u.sw.in;

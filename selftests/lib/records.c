@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fxtscan.c - collector control and archive loading for the record-content
- * selftests (fxtscan.h).
+ * records.c - an archive loaded record by record through libfxt, for the
+ * record-content selftests (records.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,80 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "collector.h"
-#include "fxtscan.h"
+#include "records.h"
 #include "libfxt.h"
-
-int fs_collect_start(struct fs_collector *c, const char *name, char *why,
-		     size_t why_len)
-{
-	const char *tmp = col_tmpdir();
-	double timeout = col_env_seconds("FXT_COLLECT_TIMEOUT", 120);
-	char tool[PATH_MAX];
-	char *argv[] = { tool, "-o", c->archive, "-m", "streaming", NULL };
-	int err;
-
-	memset(c, 0, sizeof(*c));
-	c->pid = -1;
-	snprintf(c->archive, sizeof(c->archive), "%s/%s.fxt", tmp, name);
-	snprintf(c->log, sizeof(c->log), "%s/%s-collect.log", tmp, name);
-	unlink(c->archive);
-	col_tool_path(tool, sizeof(tool), "FXT_COLLECT", "userspace/fxt-collect");
-	if (access(tool, X_OK)) {
-		snprintf(why, why_len, "%s: %s (build userspace)", tool,
-			 strerror(errno));
-		return -1;
-	}
-	c->pid = col_spawn(argv, c->log);
-	if (c->pid < 0) {
-		snprintf(why, why_len, "fork: %s", strerror(-c->pid));
-		c->pid = -1;
-		return -1;
-	}
-	err = col_wait_line(c->pid, c->log, COL_STARTED_LINE, timeout,
-			    &c->status);
-	if (err == -ECHILD) {
-		snprintf(why, why_len,
-			 "fxt-collect exited (status 0x%x) before tracing started",
-			 c->status);
-		c->pid = -1;
-		col_print_file("fxt-collect output", c->log, 20);
-		return -1;
-	}
-	if (err) {
-		col_kill_reap(c->pid, &c->status);
-		c->pid = -1;
-		snprintf(why, why_len, "fxt-collect did not start in %.0f s",
-			 timeout);
-		return -1;
-	}
-	return 0;
-}
-
-int fs_collect_stop(struct fs_collector *c, char *why, size_t why_len)
-{
-	double timeout = col_env_seconds("FXT_COLLECT_TIMEOUT", 120);
-
-	if (c->pid <= 0) {
-		snprintf(why, why_len, "collector not running");
-		return -1;
-	}
-	if (!col_stop(c->pid, timeout, &c->status)) {
-		c->pid = -1;
-		snprintf(why, why_len, "fxt-collect did not exit %.0f s after SIGINT",
-			 timeout);
-		return -1;
-	}
-	c->pid = -1;
-	if (!WIFEXITED(c->status) || WEXITSTATUS(c->status)) {
-		snprintf(why, why_len, "fxt-collect: wait status 0x%x", c->status);
-		col_print_file("fxt-collect output", c->log, 20);
-		return -1;
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
 
 static void copy_str(char *dst, size_t size, const struct fxt_str *s)
 {
@@ -125,9 +53,9 @@ static int count_diag(void *ctx, uint64_t offset, enum fxt_diag_id id,
 	return 0;
 }
 
-static void load_kobj(struct fs_archive *a, const struct fxt_record *rec)
+static void load_kobj(struct records *a, const struct fxt_record *rec)
 {
-	struct fs_kobj *k = &a->kobjs[a->nkobjs++];
+	struct records_kobj *k = &a->kobjs[a->nkobjs++];
 
 	memset(k, 0, sizeof(*k));
 	k->offset = rec->offset;
@@ -156,9 +84,9 @@ static void load_kobj(struct fs_archive *a, const struct fxt_record *rec)
 	}
 }
 
-static void load_event(struct fs_archive *a, const struct fxt_record *rec)
+static void load_event(struct records *a, const struct fxt_record *rec)
 {
-	struct fs_event *e = &a->ev[a->nev++];
+	struct records_event *e = &a->ev[a->nev++];
 	const struct fxt_arg *arg = &rec->args[0];
 
 	memset(e, 0, sizeof(*e));
@@ -197,9 +125,9 @@ static void load_event(struct fs_archive *a, const struct fxt_record *rec)
 	}
 }
 
-static void load_wakeup(struct fs_archive *a, const struct fxt_record *rec)
+static void load_wakeup(struct records *a, const struct fxt_record *rec)
 {
-	struct fs_wakeup *w = &a->wk[a->nwk++];
+	struct records_wakeup *w = &a->wk[a->nwk++];
 
 	memset(w, 0, sizeof(*w));
 	w->offset = rec->offset;
@@ -219,7 +147,7 @@ static void load_wakeup(struct fs_archive *a, const struct fxt_record *rec)
 	}
 }
 
-int fs_load(const char *path, struct fs_archive *a)
+int records_load(const char *path, struct records *a)
 {
 	size_t kcap = 0, scap = 0, ecap = 0, wcap = 0, tcap = 0;
 	struct fxt_reader *r;
@@ -256,7 +184,7 @@ int fs_load(const char *path, struct fs_archive *a)
 				a->buffer_full++;
 			break;
 		case FXT_REC_STRING: {
-			struct fs_string *t;
+			struct records_string *t;
 
 			if (!grow((void **)&a->str, &tcap, a->nstr, sizeof(*a->str)))
 				goto nomem;
@@ -285,7 +213,7 @@ int fs_load(const char *path, struct fs_archive *a)
 				break;
 			if (!grow((void **)&a->sw, &scap, a->nsw, sizeof(*a->sw)))
 				goto nomem;
-			a->sw[a->nsw++] = (struct fs_switch){
+			a->sw[a->nsw++] = (struct records_switch){
 				.offset = rec->offset,
 				.provider = rec->provider,
 				.cpu = rec->u.sw.cpu,
@@ -325,7 +253,7 @@ nomem:
 	return 0;
 }
 
-void fs_free(struct fs_archive *a)
+void records_free(struct records *a)
 {
 	free(a->kobjs);
 	free(a->sw);
@@ -335,8 +263,8 @@ void fs_free(struct fs_archive *a)
 	memset(a, 0, sizeof(*a));
 }
 
-size_t fs_kobjs_of(const struct fs_archive *a, uint8_t obj_type, uint64_t koid,
-		   const struct fs_kobj **out, size_t max)
+size_t records_kobjs_of(const struct records *a, uint8_t obj_type, uint64_t koid,
+		   const struct records_kobj **out, size_t max)
 {
 	size_t n = 0;
 
@@ -350,7 +278,7 @@ size_t fs_kobjs_of(const struct fs_archive *a, uint8_t obj_type, uint64_t koid,
 	return n;
 }
 
-bool fs_has_kobj_named(const struct fs_archive *a, uint8_t obj_type,
+bool records_has_kobj_named(const struct records *a, uint8_t obj_type,
 		       uint64_t koid, const char *name)
 {
 	for (size_t i = 0; i < a->nkobjs; i++)
