@@ -383,15 +383,6 @@ static struct {
 	int status;
 } REUSE;
 
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /*
  * A child that moves to CPU 0, takes name, runs and sleeps a little, and
  * exits; if it did not get the pid it was meant to (want), it exits first.
@@ -404,7 +395,7 @@ static pid_t fork_life(const char *name, pid_t want)
 		return pid;
 	if (want && getpid() != want)
 		_exit(3);
-	pin_to(0);
+	cpu_pin(0, 0);
 	prctl(PR_SET_NAME, name);
 	for (int i = 0; i < 20; i++) {
 		double t = env_now();
@@ -435,7 +426,7 @@ static void run_reuse(void)
 	snprintf(REUSE.archive, sizeof(REUSE.archive), "%s/flight-reuse.fxt", env_tmpdir());
 	snprintf(REUSE.log, sizeof(REUSE.log), "%s/flight-reuse-collect.log", env_tmpdir());
 	snprintf(REUSE.report, sizeof(REUSE.report), "%s/flight-reuse.csv", env_tmpdir());
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || pin_to(1)) {
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || cpu_pin(0, 1)) {
 		snprintf(REUSE.why, sizeof(REUSE.why), "needs CPUs 0 and 1");
 		return;
 	}

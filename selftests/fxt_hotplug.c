@@ -42,6 +42,7 @@
 #include <linux/fxt.h>
 
 #include "collector.h"
+#include "cpu.h"
 #include "dump.h"
 #include "kfile.h"
 #include "pingpong.h"
@@ -59,14 +60,6 @@ static void on_term(int sig)
 {
 	(void)sig;
 	hp_stop = 1;
-}
-
-static int set_online(int cpu, int on)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	return kfile_write(path, on ? "1" : "0");
 }
 
 static int is_online(int cpu)
@@ -93,18 +86,18 @@ static void hotplug_child(int wfd)
 	sigaction(SIGTERM, &sa, NULL);
 	while (!hp_stop) {
 		for (int c = 1; c < ncpus; c++)
-			if (set_online(c, 0))
+			if (cpu_set_online(c, 0))
 				errors++;
 		usleep(delay * 1000);
 		for (int c = 1; c < ncpus; c++)
-			if (set_online(c, 1))
+			if (cpu_set_online(c, 1))
 				errors++;
 		usleep(delay * 1000);
 		rounds++;
 	}
 	for (int c = 1; c < ncpus; c++)
 		if (!is_online(c))
-			set_online(c, 1);
+			cpu_set_online(c, 1);
 	if (write(wfd, &rounds, sizeof(rounds)) < 0 ||
 	    write(wfd, &errors, sizeof(errors)) < 0)
 		_exit(1);
@@ -208,15 +201,6 @@ static void *so_stop(void *arg)
 	return NULL;
 }
 
-static void pin_to(pid_t pid, int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(pid, sizeof(set), &set);
-}
-
 /* Wait up to ms for the STOP thread. Return: its result, 0 if still in STOP. */
 static int so_wait_stop(int ms)
 {
@@ -287,11 +271,11 @@ TEST_F_TIMEOUT(offline, stop_while_cpu_offline, 180)
 			stop_err = -errno;
 			break;
 		}
-		set_online(1, 1);
-		pin_to(kids[0], 1);
-		pin_to(kids[1], 1);
+		cpu_set_online(1, 1);
+		cpu_pin(kids[0], 1);
+		cpu_pin(kids[1], 1);
 		usleep(20000 + rand() % 30000);
-		set_online(1, 0);
+		cpu_set_online(1, 0);
 		so_stopped = 0;
 		if (pthread_create(&st, NULL, so_stop, NULL)) {
 			stop_err = -EAGAIN;
@@ -300,7 +284,7 @@ TEST_F_TIMEOUT(offline, stop_while_cpu_offline, 180)
 		if (!so_wait_stop(3000)) {
 			/* Still in STOP with CPU 1 offline: bring it back. */
 			stuck_round = done;
-			set_online(1, 1);
+			cpu_set_online(1, 1);
 			so_wait_stop(10000);
 		}
 		pthread_join(st, NULL);
@@ -309,7 +293,7 @@ TEST_F_TIMEOUT(offline, stop_while_cpu_offline, 180)
 			break;
 		}
 	}
-	set_online(1, 1);
+	cpu_set_online(1, 1);
 	so_quit = 1;
 	pthread_join(reader, NULL);
 	for (int k = 0; k < 2; k++) {
@@ -367,7 +351,7 @@ int main(int argc, char **argv)
 	all_online_after = true;
 	for (int c = 1; c < ncpus; c++) {
 		if (!is_online(c)) {
-			set_online(c, 1);
+			cpu_set_online(c, 1);
 			all_online_after = false;
 		}
 	}

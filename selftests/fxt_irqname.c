@@ -29,6 +29,7 @@
 
 #include "kselftest_harness.h"
 #include "collector.h"
+#include "kfile.h"
 #include "records.h"
 #include "libfxt.h"
 
@@ -69,34 +70,6 @@ static int find_shared_virtio_line(void)
 			irq = v;
 	fclose(f);
 	return irq;
-}
-
-static int read_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : n < 0 ? -errno : -EIO;
 }
 
 static int rng_reads(void)
@@ -187,8 +160,8 @@ static void run(void)
 	}
 	/* One CPU sees both names: the one whose cache could confuse them. */
 	snprintf(file, sizeof(file), "/proc/irq/%d/smp_affinity_list", R.irq);
-	if (!read_file(file, R.affinity, sizeof(R.affinity)))
-		R.pinned = !write_file(file, "0");
+	if (!kfile_read(file, R.affinity, sizeof(R.affinity)))
+		R.pinned = !kfile_write(file, "0");
 	if (collector_start_named(&R.coll, NAME, R.why, sizeof(R.why)))
 		goto out;
 	snprintf(arg, sizeof(arg), "irq=%d", R.irq);
@@ -200,15 +173,15 @@ static void run(void)
 	}
 	mod_loaded = true;
 	R.reads[0] = rng_reads();
-	if (write_file(PARAMS "swap", "1")) {
+	if (kfile_write(PARAMS "swap", "1")) {
 		snprintf(R.why, sizeof(R.why), "writing " PARAMS "swap failed");
 		collector_stop(&R.coll, buf, sizeof(buf));
 		goto out;
 	}
 	R.reads[1] = rng_reads();
 	/* The handler is gone before it is counted: no run left uncounted. */
-	if (write_file(PARAMS "remove", "1") ||
-	    read_file(PARAMS "calls", buf, sizeof(buf)) ||
+	if (kfile_write(PARAMS "remove", "1") ||
+	    kfile_read(PARAMS "calls", buf, sizeof(buf)) ||
 	    sscanf(buf, "%ld %ld", &R.calls[0], &R.calls[1]) != 2) {
 		snprintf(R.why, sizeof(R.why), "cannot remove the handler or read " PARAMS "calls");
 		collector_stop(&R.coll, buf, sizeof(buf));
@@ -227,7 +200,7 @@ out:
 	if (mod_loaded)
 		child_run(rmmod, log, 60);
 	if (R.pinned)
-		write_file(file, R.affinity);
+		kfile_write(file, R.affinity);
 	if (rng_loaded)
 		child_run(unload_rng, log, 60);
 	if (!R.ran || ret)

@@ -695,12 +695,9 @@ struct renamer {
 static void *renamer_main(void *arg)
 {
 	struct renamer *r = arg;
-	cpu_set_t set;
 	char name[16];
 
-	CPU_ZERO(&set);
-	CPU_SET(r->cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	cpu_pin(0, r->cpu);
 	for (int i = 0; i < r->n; i++) {
 		snprintf(name, sizeof(name), "f%c%u-%u", r->tag, (r->cpu & 0xff),
 			 (i & 0xffff));
@@ -1551,12 +1548,9 @@ static void *flood_main(void *arg)
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	socklen_t len = sizeof(a);
 	char buf[64] = { 0 };
-	cpu_set_t set;
 	int r, s;
 
-	CPU_ZERO(&set);
-	CPU_SET((int)(long)arg, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	cpu_pin(0, (int)(long)arg);
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	r = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);

@@ -50,6 +50,9 @@
 
 #include "kselftest_harness.h"
 #include "collector.h"
+#include "cpu.h"
+#include "kfile.h"
+#include "kmsg.h"
 #include "records.h"
 #include "libfxt.h"
 
@@ -135,18 +138,6 @@ static void *self_renamer_main(void *arg)
 	return NULL;
 }
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -EIO;
-}
-
 /* "/bin/./././.../true": PATH_MAX - 1 bytes, the longest path exec takes. */
 static void long_exec_path(char *p, size_t size)
 {
@@ -160,31 +151,6 @@ static void long_exec_path(char *p, size_t size)
 	if (n + strlen(LONG_EXEC_COMM) < want)
 		p[n++] = '/';
 	strcpy(p + n, LONG_EXEC_COMM);
-}
-
-/* KFENCE lines the kernel logged since fd was opened at the end of the log. */
-static void scan_kmsg(int fd)
-{
-	char rec[2048];
-	ssize_t n;
-
-	while ((n = read(fd, rec, sizeof(rec) - 1)) != 0) {
-		char *msg;
-
-		if (n < 0) {
-			if (errno == EPIPE)	/* overwritten: go on */
-				continue;
-			break;			/* EAGAIN: no more */
-		}
-		rec[n] = '\0';
-		msg = strchr(rec, ';');
-		msg = msg ? msg + 1 : rec;
-		if (!strstr(msg, "BUG: KFENCE"))
-			continue;
-		if (!R.kfence_reports++)
-			snprintf(R.kfence_first, sizeof(R.kfence_first), "%.*s",
-				 (int)strcspn(msg, "\n"), msg);
-	}
 }
 
 /*
@@ -216,15 +182,13 @@ static void long_path_execs(void)
 			 path, strerror(errno));
 		return;
 	}
-	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (kmsg < 0 || lseek(kmsg, 0, SEEK_END) < 0) {
+	kmsg = kmsg_open_end();
+	if (kmsg < 0) {
 		snprintf(R.kfence_why, sizeof(R.kfence_why), "/dev/kmsg: %s",
-			 strerror(errno));
-		if (kmsg >= 0)
-			close(kmsg);
+			 strerror(-kmsg));
 		return;
 	}
-	n = write_str(KFENCE_INTERVAL, "1");
+	n = kfile_write(KFENCE_INTERVAL, "1");
 	if (n) {
 		snprintf(R.kfence_why, sizeof(R.kfence_why),
 			 "cannot turn KFENCE sampling on: %s", strerror(-n));
@@ -244,18 +208,11 @@ static void long_path_execs(void)
 		    !WIFEXITED(status) || WEXITSTATUS(status))
 			R.long_exec_failures++;
 	}
-	write_str(KFENCE_INTERVAL, old);
-	scan_kmsg(kmsg);
+	kfile_write(KFENCE_INTERVAL, old);
+	/* KFENCE lines the kernel logged meanwhile. */
+	R.kfence_reports = kmsg_count(kmsg, "BUG: KFENCE", R.kfence_first,
+				      sizeof(R.kfence_first));
 	close(kmsg);
-}
-
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
 }
 
 /* Renames itself on its rename CPU; it was forked on its fork CPU. */
@@ -265,7 +222,7 @@ static void *cross_main(void *arg)
 	char name[16];
 
 	R.cross[n] = gettid();
-	err = pin_to(R.cross_rename_cpu[n]);
+	err = -cpu_pin(0, R.cross_rename_cpu[n]);
 	if (err)
 		R.cross_err = err;
 	run_a_bit();
@@ -294,7 +251,7 @@ static int cross_cpu_renames(void)
 	for (; n < NR_CROSS; n++) {
 		R.cross_fork_cpu[n] = n % 2 ? 0 : 1;
 		R.cross_rename_cpu[n] = n % 2 ? 1 : 0;
-		err = pin_to(R.cross_fork_cpu[n]);
+		err = -cpu_pin(0, R.cross_fork_cpu[n]);
 		if (err) {
 			R.cross_err = err;
 			break;

@@ -44,6 +44,7 @@
 
 #include "kselftest_harness.h"
 #include "collector.h"
+#include "cpu.h"
 #include "records.h"
 #include "oracle.h"
 #include "libfxt.h"
@@ -274,21 +275,6 @@ static const char *run_pi_pair(void)
 	return NULL;
 }
 
-static int set_cpu_online(int cpu, bool on)
-{
-	char path[96];
-	int fd;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, on ? "1" : "0", 1);
-	close(fd);
-	return n == 1 ? 0 : -errno;
-}
-
 /*
  * Take the last CPU offline and back online: coming online, its idle task
  * unparks the CPU's stopper thread, a wakeup outside interrupt context.
@@ -303,7 +289,7 @@ static void cpu_cycle(void)
 		snprintf(R.hotplug_why, sizeof(R.hotplug_why), "one CPU");
 		return;
 	}
-	ret = set_cpu_online(cpu, false);
+	ret = cpu_set_online(cpu, false);
 	if (ret) {
 		snprintf(R.hotplug_why, sizeof(R.hotplug_why),
 			 "cpu%d offline: %s", cpu, strerror(-ret));
@@ -311,7 +297,7 @@ static void cpu_cycle(void)
 	}
 	usleep(20000);
 	for (int tries = 0; tries < 5; tries++) {
-		ret = set_cpu_online(cpu, true);
+		ret = cpu_set_online(cpu, true);
 		if (!ret)
 			break;
 		usleep(100000);

@@ -4,8 +4,10 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 
 #include "cpu.h"
+#include "kfile.h"
 
 int cpu_list(int *cpus, int max)
 {
@@ -29,4 +31,13 @@ int cpu_pin(pid_t tid, int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(tid, sizeof(set), &set) ? -errno : 0;
+}
+
+int cpu_set_online(int cpu, bool on)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	return kfile_write(path, on ? "1" : "0");
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cpu.h - CPUs of a selftest: which it may run on, pinning a thread to one.
+ * cpu.h - CPUs of a selftest: which it may run on, pinning a thread to one,
+ * hotplug.
  */
 #ifndef FXT_SELFTESTS_CPU_H
 #define FXT_SELFTESTS_CPU_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 /* The most CPUs the tests' per-CPU arrays hold (the guest has 2 to 4). */
@@ -17,5 +19,7 @@ int cpu_list(int *cpus, int max);
  * Return: 0 or -errno.
  */
 int cpu_pin(pid_t tid, int cpu);
+/* Take cpu offline (on false) or bring it online. Return: 0 or -errno. */
+int cpu_set_online(int cpu, bool on);
 
 #endif /* FXT_SELFTESTS_CPU_H */
