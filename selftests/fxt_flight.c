@@ -106,9 +106,8 @@ static void finish(struct flight *f, pid_t pid)
 		return;
 	}
 	f->nrows = stats_table_parse(f->log, f->rows);
-	err = records_load(f->archive, &f->a);
+	err = records_read(f->archive, &f->a, f->why, sizeof(f->why));
 	if (err) {
-		snprintf(f->why, sizeof(f->why), "%.200s: %s", f->archive, strerror(-err));
 		f->failed = true;
 		return;
 	}

@@ -359,12 +359,9 @@ out:
 	if (!R.ran || ret)
 		return;
 	R.serial_irq = proc_irq_of(SERIAL_HANDLER);
-	ret = records_load(R.coll.archive, &R.a);
-	if (ret) {
-		snprintf(R.why, sizeof(R.why), "%.300s: %s", R.coll.archive,
-			 strerror(-ret));
+	ret = records_read(R.coll.archive, &R.a, R.why, sizeof(R.why));
+	if (ret)
 		return;
-	}
 	R.loaded = true;
 	check_nesting();
 }

@@ -205,12 +205,9 @@ out:
 		child_run(unload_rng, log, 60);
 	if (!R.ran || ret)
 		return;
-	ret = records_load(R.coll.archive, &R.a);
-	if (ret) {
-		snprintf(R.why, sizeof(R.why), "%.300s: %s", R.coll.archive,
-			 strerror(-ret));
+	ret = records_read(R.coll.archive, &R.a, R.why, sizeof(R.why));
+	if (ret)
 		return;
-	}
 	R.loaded = true;
 }
 

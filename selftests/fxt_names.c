@@ -478,12 +478,9 @@ static void run(void)
 	snap_stop(snap_threads, R.nr_snap);
 	if (ret)
 		return;
-	ret = records_load(R.coll.archive, &R.a);
-	if (ret) {
-		snprintf(R.why, sizeof(R.why), "%.300s: %s", R.coll.archive,
-			 strerror(-ret));
+	ret = records_read(R.coll.archive, &R.a, R.why, sizeof(R.why));
+	if (ret)
 		return;
-	}
 	R.loaded = true;
 	snprintf(R.dump_log, sizeof(R.dump_log), "%s.check", R.coll.archive);
 	env_tool_path(tool, sizeof(tool), "FXT_DUMP", "userspace/fxt-dump");

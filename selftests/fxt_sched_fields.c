@@ -369,12 +369,9 @@ static void run(void)
 	R.ran = true;
 	if (collector_stop(&R.coll, R.why, sizeof(R.why)))
 		return;
-	ret = records_load(R.coll.archive, &R.a);
-	if (ret) {
-		snprintf(R.why, sizeof(R.why), "%.300s: %s", R.coll.archive,
-			 strerror(-ret));
+	ret = records_read(R.coll.archive, &R.a, R.why, sizeof(R.why));
+	if (ret)
 		return;
-	}
 	R.loaded = true;
 	snprintf(R.report_csv, sizeof(R.report_csv), "%s.csv", R.coll.archive);
 	env_tool_path(tool, sizeof(tool), "FXT_REPORT", "userspace/fxt-report");

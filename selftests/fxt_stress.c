@@ -47,6 +47,7 @@
 
 #include "evlog.h"
 #include "collector.h"
+#include "fxtread.h"
 #include "dump.h"
 #include "kfile.h"
 #include "stats_table.h"
@@ -91,13 +92,6 @@ static void acct_free(struct archive_acct *a)
 	free(a);
 }
 
-static bool str_is(const struct fxt_str *s, const char *want)
-{
-	size_t n = strlen(want);
-
-	return s->data && s->len == n && !memcmp(s->data, want, n);
-}
-
 /*
  * The records the event log has a counterpart of (evlog.bpf.h): wakeups,
  * and the begins of interrupts (category "irq": argument "irq" for device
@@ -115,13 +109,13 @@ static int evlog_record(struct archive_acct *a, const struct fxt_record *rec)
 	if (rec->type != FXT_REC_EVENT ||
 	    rec->subtype != FXT_EVENT_DURATION_BEGIN || rec->nargs < 1)
 		return 0;
-	if (str_is(&rec->u.event.category, "softirq"))
+	if (fxtread_str_is(&rec->u.event.category, "softirq"))
 		kind = EVLOG_SOFTIRQ;
-	else if (!str_is(&rec->u.event.category, "irq"))
+	else if (!fxtread_str_is(&rec->u.event.category, "irq"))
 		return 0;
-	else if (str_is(&rec->args[0].name, "irq"))
+	else if (fxtread_str_is(&rec->args[0].name, "irq"))
 		kind = EVLOG_IRQ;
-	else if (str_is(&rec->args[0].name, "vector"))
+	else if (fxtread_str_is(&rec->args[0].name, "vector"))
 		kind = EVLOG_VECTOR;
 	else
 		return 0;
@@ -145,8 +139,8 @@ static int count_archive(const char *path, struct archive_acct *a)
 		    (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN)))
 			continue;
 		if (rec->type == FXT_REC_EVENT && rec->subtype == FXT_EVENT_COUNTER &&
-		    str_is(&rec->u.event.category, "fxt") &&
-		    str_is(&rec->u.event.name, "dropped")) {
+		    fxtread_str_is(&rec->u.event.category, "fxt") &&
+		    fxtread_str_is(&rec->u.event.name, "dropped")) {
 			a->counters++;
 			if (rec->nargs >= 1) {
 				a->last_dropped[rec->provider] = rec->args[0].v.u64;

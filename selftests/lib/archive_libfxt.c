@@ -8,27 +8,7 @@
 #include <string.h>
 
 #include "archive.h"
-#include "libfxt.h"
-
-static bool is_tid(const uint64_t *tids, int ntids, uint64_t koid)
-{
-	for (int i = 0; i < ntids; i++)
-		if (tids[i] == koid)
-			return true;
-	return false;
-}
-
-/* Show the first few diagnostics as TAP diagnostics; keep reading. */
-static int print_diag(void *ctx, uint64_t offset, enum fxt_diag_id id,
-		      const char *message)
-{
-	unsigned int *shown = ctx;
-
-	if ((*shown)++ < 10)
-		printf("# libfxt: offset %llu: %s: %s\n",
-		       (unsigned long long)offset, fxt_diag_name(id), message);
-	return 0;
-}
+#include "fxtread.h"
 
 int archive_count_libfxt(const char *path, const uint64_t *tids, int ntids,
 		     struct archive_lib_counts *c)
@@ -42,7 +22,7 @@ int archive_count_libfxt(const char *path, const uint64_t *tids, int ntids,
 	r = fxt_reader_open(path);
 	if (!r)
 		return -errno;
-	fxt_reader_set_diag(r, print_diag, &shown);
+	fxt_reader_set_diag(r, fxtread_diag_first10, &shown);
 	while ((ret = fxt_reader_next(r, &rec)) == 1) {
 		if (rec.type != FXT_REC_SCHED ||
 		    (rec.flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN)) ||
@@ -52,11 +32,11 @@ int archive_count_libfxt(const char *path, const uint64_t *tids, int ntids,
 			const struct fxt_thread *o = &rec.u.sw.out, *i = &rec.u.sw.in;
 
 			c->undefined_refs += !o->defined + !i->defined;
-			if ((o->defined && is_tid(tids, ntids, o->tid)) ||
-			    (i->defined && is_tid(tids, ntids, i->tid)))
+			if ((o->defined && fxtread_is_tid(tids, ntids, o->tid)) ||
+			    (i->defined && fxtread_is_tid(tids, ntids, i->tid)))
 				c->switches[rec.provider]++;
 		} else if (rec.subtype == FXT_SCHED_THREAD_WAKEUP) {
-			if (is_tid(tids, ntids, rec.u.wakeup.tid))
+			if (fxtread_is_tid(tids, ntids, rec.u.wakeup.tid))
 				c->wakeups[rec.provider]++;
 		}
 	}

@@ -12,19 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fxtread.h"
 #include "records.h"
-#include "libfxt.h"
-
-static void copy_str(char *dst, size_t size, const struct fxt_str *s)
-{
-	size_t n = s->data ? s->len : 0;
-
-	if (n >= size)
-		n = size - 1;
-	if (n)
-		memcpy(dst, s->data, n);
-	dst[n] = '\0';
-}
 
 static bool grow(void **p, size_t *cap, size_t n, size_t elem)
 {
@@ -42,17 +31,6 @@ static bool grow(void **p, size_t *cap, size_t n, size_t elem)
 	return true;
 }
 
-static int count_diag(void *ctx, uint64_t offset, enum fxt_diag_id id,
-		      const char *message)
-{
-	unsigned int *shown = ctx;
-
-	if ((*shown)++ < 10)
-		printf("# libfxt: offset %llu: %s: %s\n",
-		       (unsigned long long)offset, fxt_diag_name(id), message);
-	return 0;
-}
-
 static void load_kobj(struct records *a, const struct fxt_record *rec)
 {
 	struct records_kobj *k = &a->kobjs[a->nkobjs++];
@@ -62,12 +40,12 @@ static void load_kobj(struct records *a, const struct fxt_record *rec)
 	k->provider = rec->provider;
 	k->obj_type = rec->u.kobj.obj_type;
 	k->koid = rec->u.kobj.koid;
-	copy_str(k->name, sizeof(k->name), &rec->u.kobj.name);
+	fxtread_str_copy(k->name, sizeof(k->name), &rec->u.kobj.name);
 	for (unsigned int i = 0; i < rec->nargs; i++) {
 		const struct fxt_arg *arg = &rec->args[i];
 		char an[32];
 
-		copy_str(an, sizeof(an), &arg->name);
+		fxtread_str_copy(an, sizeof(an), &arg->name);
 		if (!strcmp(an, "named_at")) {
 			k->has_named_at = true;
 			k->named_at_type = arg->type;
@@ -97,13 +75,13 @@ static void load_event(struct records *a, const struct fxt_record *rec)
 	e->thread_defined = rec->u.event.thread.defined;
 	e->pid = rec->u.event.thread.pid;
 	e->tid = rec->u.event.thread.tid;
-	copy_str(e->category, sizeof(e->category), &rec->u.event.category);
-	copy_str(e->name, sizeof(e->name), &rec->u.event.name);
+	fxtread_str_copy(e->category, sizeof(e->category), &rec->u.event.category);
+	fxtread_str_copy(e->name, sizeof(e->name), &rec->u.event.name);
 	e->nargs = rec->nargs;
 	if (!rec->nargs)
 		return;
 	e->arg_type = arg->type;
-	copy_str(e->arg_name, sizeof(e->arg_name), &arg->name);
+	fxtread_str_copy(e->arg_name, sizeof(e->arg_name), &arg->name);
 	switch (arg->type) {
 	case FXT_ARG_INT32:
 		e->arg_value = arg->v.i32;
@@ -139,7 +117,7 @@ static void load_wakeup(struct records *a, const struct fxt_record *rec)
 		const struct fxt_arg *arg = &rec->args[i];
 		char an[32];
 
-		copy_str(an, sizeof(an), &arg->name);
+		fxtread_str_copy(an, sizeof(an), &arg->name);
 		if (!strcmp(an, "waker") && arg->type == FXT_ARG_KOID) {
 			w->has_waker = true;
 			w->waker = arg->v.koid;
@@ -166,7 +144,7 @@ int records_load(const char *path, struct records *a)
 		free(rec);
 		return ret;
 	}
-	fxt_reader_set_diag(r, count_diag, &shown);
+	fxt_reader_set_diag(r, fxtread_diag_first10, &shown);
 	while ((ret = fxt_reader_next(r, rec)) == 1) {
 		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN |
 				  FXT_RF_NO_PAYLOAD)) {
@@ -192,7 +170,7 @@ int records_load(const char *path, struct records *a)
 			t->offset = rec->offset;
 			t->provider = rec->provider;
 			t->index = rec->u.string.index;
-			copy_str(t->text, sizeof(t->text), &rec->u.string.str);
+			fxtread_str_copy(t->text, sizeof(t->text), &rec->u.string.str);
 			break;
 		}
 		case FXT_REC_KERNEL_OBJ:
@@ -251,6 +229,16 @@ nomem:
 	fxt_reader_close(r);
 	free(rec);
 	return 0;
+}
+
+int records_read(const char *path, struct records *a, char *why,
+		 size_t why_size)
+{
+	int ret = records_load(path, a);
+
+	if (ret)
+		snprintf(why, why_size, "%.300s: %s", path, strerror(-ret));
+	return ret;
 }
 
 void records_free(struct records *a)

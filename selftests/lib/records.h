@@ -96,6 +96,9 @@ struct records {
 
 /* Return 0 (problems in a->error), or -errno when the file cannot be opened. */
 int records_load(const char *path, struct records *a);
+/* records_load(), saying in why which file could not be opened. */
+int records_read(const char *path, struct records *a, char *why,
+		 size_t why_size);
 void records_free(struct records *a);
 
 /* Every kernel object record of type for koid, in archive order. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libfxt.h"
+#include "fxtread.h"
 #include "scan.h"
 
 #define SCAN_STACK_MAX		16
@@ -28,24 +28,6 @@ struct scan_walk {
 	bool any_begin[MAX_CPUS];
 };
 
-static void str_copy(char *dst, size_t size, const struct fxt_str *s)
-{
-	size_t n = s->data ? s->len : 0;
-
-	if (n >= size)
-		n = size - 1;
-	if (n)
-		memcpy(dst, s->data, n);
-	dst[n] = '\0';
-}
-
-static bool str_is(const struct fxt_str *s, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	return s->data && s->len == n && !memcmp(s->data, lit, n);
-}
-
 static int scan_diag(void *ctx, uint64_t offset, enum fxt_diag_id id,
 		     const char *message)
 {
@@ -56,17 +38,8 @@ static int scan_diag(void *ctx, uint64_t offset, enum fxt_diag_id id,
 	if (id == FXT_D_THREAD_UNDEFINED)
 		s->thread_undefined++;
 	if (s->diags++ < 5)
-		printf("# libfxt: offset %llu: %s: %s\n",
-		       (unsigned long long)offset, fxt_diag_name(id), message);
+		fxtread_diag_print(offset, id, message);
 	return 0;
-}
-
-static bool watched(const uint64_t *tids, int ntids, uint64_t tid)
-{
-	for (int i = 0; i < ntids; i++)
-		if (tids[i] == tid)
-			return true;
-	return false;
 }
 
 static void scan_irq(struct scan_walk *w, struct scan_prov *p, unsigned int cpu,
@@ -79,8 +52,8 @@ static void scan_irq(struct scan_walk *w, struct scan_prov *p, unsigned int cpu,
 		p->other_thread_irq++;
 		return;
 	}
-	str_copy(f.cat, sizeof(f.cat), &rec->u.event.category);
-	str_copy(f.name, sizeof(f.name), &rec->u.event.name);
+	fxtread_str_copy(f.cat, sizeof(f.cat), &rec->u.event.category);
+	fxtread_str_copy(f.name, sizeof(f.name), &rec->u.event.name);
 	if (rec->subtype == FXT_EVENT_DURATION_BEGIN) {
 		p->irq_begin++;
 		w->any_begin[cpu] = true;
@@ -169,7 +142,7 @@ int scan_archive(const char *path, const uint64_t *tids, int ntids,
 			    strlen(scan_kobj_prefix)))
 			s->kobj_prefixed++;
 		if (rec.type == FXT_REC_KERNEL_OBJ &&
-		    watched(tids, ntids, rec.u.kobj.koid))
+		    fxtread_is_tid(tids, ntids, rec.u.kobj.koid))
 			s->kobj_watched++;
 		if (rec.type == FXT_REC_STRING && rec.u.string.index < 0x8000) {
 			uint16_t ix = rec.u.string.index;
@@ -195,8 +168,8 @@ int scan_archive(const char *path, const uint64_t *tids, int ntids,
 				p->first = sw;
 			p->last = sw;
 			p->switches++;
-			if ((o->defined && watched(tids, ntids, o->tid)) ||
-			    (i->defined && watched(tids, ntids, i->tid)))
+			if ((o->defined && fxtread_is_tid(tids, ntids, o->tid)) ||
+			    (i->defined && fxtread_is_tid(tids, ntids, i->tid)))
 				p->tid_switches++;
 		} else if (rec.type == FXT_REC_EVENT) {
 			if (!rec.u.event.thread.defined)
@@ -204,10 +177,10 @@ int scan_archive(const char *path, const uint64_t *tids, int ntids,
 			if (!rec.u.event.category.data || !rec.u.event.name.data)
 				s->undefined_strs++;
 			if (rec.subtype == FXT_EVENT_COUNTER &&
-			    str_is(&rec.u.event.category, "fxt") &&
-			    str_is(&rec.u.event.name, "dropped")) {
+			    fxtread_str_is(&rec.u.event.category, "fxt") &&
+			    fxtread_str_is(&rec.u.event.name, "dropped")) {
 				for (int a = 0; a < rec.nargs; a++)
-					if (str_is(&rec.args[a].name, "records")) {
+					if (fxtread_str_is(&rec.args[a].name, "records")) {
 						p->have_dropped = true;
 						p->dropped_last = rec.args[a].v.u64;
 					}
