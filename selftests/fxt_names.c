@@ -4,7 +4,8 @@
  * renames and exec (Documentation/records.rst, "Threads, processes and
  * names").
  *
- * Workload, run once in main() under fxt-collect -m streaming (lib/fxtscan.h):
+ * Workload, run once in main() under fxt-collect -m streaming
+ * (lib/collector.h; the archive read by lib/records.h):
  *   - NR_RENAMED threads, created mid-trace, run a while under the name
  *     they inherit ("fxt_names"), then each renames itself with
  *     prctl(PR_SET_NAME, "fxt-renamed-N") and runs a while more;
