@@ -81,10 +81,10 @@ int kfile_slabinfo(struct kfile_slab *caches, int max)
 	return n;
 }
 
-long kfile_module_mem_bytes(void)
+long kfile_long(const char *path)
 {
 	long v = -1;
-	FILE *f = fopen("/sys/module/fxt/parameters/mem_bytes", "r");
+	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return -1;
@@ -94,15 +94,12 @@ long kfile_module_mem_bytes(void)
 	return v;
 }
 
+long kfile_module_mem_bytes(void)
+{
+	return kfile_long("/sys/module/fxt/parameters/mem_bytes");
+}
+
 int kfile_module_refcnt(void)
 {
-	int v = -1;
-	FILE *f = fopen("/sys/module/fxt/refcnt", "r");
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	return kfile_long("/sys/module/fxt/refcnt");
 }

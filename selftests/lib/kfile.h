@@ -14,6 +14,8 @@ int kfile_read(const char *path, char *buf, size_t size);
 /* Write s to path in one write(). Return: 0, or -errno (-EIO: short write). */
 int kfile_write(const char *path, const char *s);
 
+/* The number a file holds (its first), -1 if unreadable or none. */
+long kfile_long(const char *path);
 /* A /proc/meminfo value in kB, -1 if absent. */
 long kfile_meminfo_kb(const char *key);
 /* One cache of /proc/slabinfo: objects in use and their size. */
