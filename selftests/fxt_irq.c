@@ -33,6 +33,7 @@
 
 #include "kselftest_harness.h"
 #include "collector.h"
+#include "need_archive.h"
 #include "records.h"
 #include "libfxt.h"
 
@@ -365,11 +366,6 @@ out:
 	R.loaded = true;
 	check_nesting();
 }
-
-#define NEED_ARCHIVE() do {						\
-	if (!R.loaded)							\
-		SKIP(return, "no archive: %s", R.why);			\
-} while (0)
 
 TEST(scenario_ran)
 {

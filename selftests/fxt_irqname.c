@@ -30,6 +30,7 @@
 #include "kselftest_harness.h"
 #include "collector.h"
 #include "kfile.h"
+#include "need_archive.h"
 #include "records.h"
 #include "libfxt.h"
 
@@ -225,11 +226,6 @@ static long begins_named(const char *name, int cpu)
 	}
 	return n;
 }
-
-#define NEED_ARCHIVE() do {						\
-	if (!R.loaded)							\
-		SKIP(return, "no archive: %s", R.why);			\
-} while (0)
 
 TEST(scenario_ran)
 {

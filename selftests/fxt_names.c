@@ -54,6 +54,7 @@
 #include "cpu.h"
 #include "kfile.h"
 #include "kmsg.h"
+#include "need_archive.h"
 #include "records.h"
 #include "libfxt.h"
 
@@ -487,11 +488,6 @@ static void run(void)
 	env_tool_path(tool, sizeof(tool), "FXT_DUMP", "userspace/fxt-dump");
 	R.dump_status = child_run(argv, R.dump_log, 120);
 }
-
-#define NEED_ARCHIVE() do {						\
-	if (!R.loaded)							\
-		SKIP(return, "no archive: %s", R.why);			\
-} while (0)
 
 TEST(scenario_ran)
 {

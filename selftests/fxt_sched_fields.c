@@ -45,6 +45,7 @@
 #include "kselftest_harness.h"
 #include "collector.h"
 #include "cpu.h"
+#include "need_archive.h"
 #include "records.h"
 #include "oracle.h"
 #include "libfxt.h"
@@ -377,11 +378,6 @@ static void run(void)
 	env_tool_path(tool, sizeof(tool), "FXT_REPORT", "userspace/fxt-report");
 	R.report_status = access(tool, X_OK) ? -2 : child_run(argv, R.report_csv, 120);
 }
-
-#define NEED_ARCHIVE() do {						\
-	if (!R.loaded)							\
-		SKIP(return, "no archive: %s", R.why);			\
-} while (0)
 
 TEST(scenario_ran)
 {
