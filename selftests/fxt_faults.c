@@ -39,7 +39,9 @@
 
 #include <linux/fxt.h>
 
-#include "ft_util.h"
+#include "collector.h"
+#include "dump.h"
+#include "kfile.h"
 #include "kselftest_harness.h"
 
 FIXTURE(f) {
@@ -59,9 +61,9 @@ static char archive[PATH_MAX], clog[PATH_MAX], dlog[PATH_MAX];
 
 static void paths(const char *name)
 {
-	snprintf(archive, sizeof(archive), "%s/fault-%s.fxt", col_tmpdir(), name);
-	snprintf(clog, sizeof(clog), "%s/fault-%s-collect.log", col_tmpdir(), name);
-	snprintf(dlog, sizeof(dlog), "%s/fault-%s-dump.log", col_tmpdir(), name);
+	snprintf(archive, sizeof(archive), "%s/fault-%s.fxt", env_tmpdir(), name);
+	snprintf(clog, sizeof(clog), "%s/fault-%s-collect.log", env_tmpdir(), name);
+	snprintf(dlog, sizeof(dlog), "%s/fault-%s-dump.log", env_tmpdir(), name);
 	unlink(archive);
 }
 
@@ -123,7 +125,7 @@ static const char *device_free(void)
 	struct fxt_stop_options so = { 0 };
 	int fd, rc;
 
-	rc = ft_module_refcnt();
+	rc = kfile_module_refcnt();
 	if (rc != 0) {
 		static char why[64];
 
@@ -157,8 +159,8 @@ static bool partial_ok(struct __test_metadata *_metadata, bool allow_empty)
 			TH_LOG("%s: missing or empty", archive);
 		return allow_empty;
 	}
-	status = col_dump_check(archive, dlog, 120);
-	ft_dump_defects(dlog, &defects, &truncs, other, sizeof(other));
+	status = dump_check(archive, dlog, 120);
+	dump_defects(dlog, &defects, &truncs, other, sizeof(other));
 	if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return true;
 	if (defects == truncs && truncs <= 1 && truncs > 0)
@@ -168,7 +170,7 @@ static bool partial_ok(struct __test_metadata *_metadata, bool allow_empty)
 		return true;
 	TH_LOG("%s (%lld bytes): fxt-dump --check status 0x%x, %d defects, %d truncations; first other: %s",
 	       archive, (long long)st.st_size, status, defects, truncs, other);
-	col_print_file("fxt-dump --check", dlog, 10);
+	child_log_print("fxt-dump --check", dlog, 10);
 	return false;
 }
 
@@ -180,25 +182,25 @@ static bool next_session_ok(struct __test_metadata *_metadata)
 	pid_t pid;
 	int status;
 
-	snprintf(a, sizeof(a), "%s/fault-next.fxt", col_tmpdir());
-	snprintf(l, sizeof(l), "%s/fault-next-collect.log", col_tmpdir());
-	snprintf(d, sizeof(d), "%s/fault-next-dump.log", col_tmpdir());
-	pid = col_collect_spawn(a, l, args);
-	if (pid < 0 || !col_wait_child(pid, 60, &status)) {
+	snprintf(a, sizeof(a), "%s/fault-next.fxt", env_tmpdir());
+	snprintf(l, sizeof(l), "%s/fault-next-collect.log", env_tmpdir());
+	snprintf(d, sizeof(d), "%s/fault-next-dump.log", env_tmpdir());
+	pid = collector_spawn(a, l, args);
+	if (pid < 0 || !child_wait(pid, 60, &status)) {
 		if (pid > 0)
-			col_kill_reap(pid, &status);
+			child_kill(pid, &status);
 		TH_LOG("next session: collector did not finish");
 		return false;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		TH_LOG("next session: collector status 0x%x", status);
-		col_print_file("collector", l, 10);
+		child_log_print("collector", l, 10);
 		return false;
 	}
-	status = col_dump_check(a, d, 120);
+	status = dump_check(a, d, 120);
 	if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		TH_LOG("next session: fxt-dump --check status 0x%x", status);
-		col_print_file("fxt-dump --check", d, 10);
+		child_log_print("fxt-dump --check", d, 10);
 		return false;
 	}
 	return true;
@@ -210,14 +212,14 @@ static bool kill_bounded(struct __test_metadata *_metadata, pid_t pid, int *stat
 	char path[64];
 
 	kill(pid, SIGKILL);
-	if (col_wait_child(pid, 20, status))
+	if (child_wait(pid, 20, status))
 		return true;
 	TH_LOG("collector %d not reaped 20 s after SIGKILL", pid);
 	snprintf(path, sizeof(path), "/proc/%d/stack", pid);
-	col_print_file("kernel stack", path, 40);
+	child_log_print("kernel stack", path, 40);
 	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
-	col_print_file("wchan", path, 2);
-	col_kill_reap(pid, status);
+	child_log_print("wchan", path, 2);
+	child_kill(pid, status);
 	return false;
 }
 
@@ -225,7 +227,18 @@ static pid_t collect(const char *size)
 {
 	const char *args[] = { "-m", "streaming", "-b", size, NULL };
 
-	return col_collect_spawn(archive, clog, args);
+	return collector_spawn(archive, clog, args);
+}
+
+/* collect(), then wait for "tracing started" (why says what failed). */
+static char start_why[256];
+
+static pid_t collect_started(const char *size)
+{
+	const char *extra[] = { "-b", size, NULL };
+
+	return collector_start(archive, "streaming", extra, clog, start_why,
+			       sizeof(start_why));
 }
 
 TEST_F_TIMEOUT(f, kill_at_started_line, 240)
@@ -235,9 +248,8 @@ TEST_F_TIMEOUT(f, kill_at_started_line, 240)
 
 	paths("started");
 	for (int i = 0; i < 2; i++) {
-		pid = collect("256K");
-		ASSERT_LT(0, pid);
-		ASSERT_EQ(0, col_wait_line(pid, clog, COL_STARTED_LINE, 60, &status));
+		pid = collect_started("256K");
+		ASSERT_LT(0, pid) TH_LOG("%s", start_why);
 		ASSERT_TRUE(kill_bounded(_metadata, pid, &status));
 		ASSERT_TRUE(WIFSIGNALED(status));
 		EXPECT_STREQ("", device_free());
@@ -248,11 +260,11 @@ TEST_F_TIMEOUT(f, kill_at_started_line, 240)
 
 TEST_F_TIMEOUT(f, kill_during_initialization, 240)
 {
-	unsigned long iters = col_env_ulong("FXT_FAULT_ITERS", 6);
+	unsigned long iters = env_ulong("FXT_FAULT_ITERS", 6);
 	unsigned long seed;
 	int status;
 
-	ASSERT_TRUE(col_env_seed("FXT_FAULT_SEED", UINT_MAX, &seed))
+	ASSERT_TRUE(env_seed("FXT_FAULT_SEED", UINT_MAX, &seed))
 		TH_LOG("FXT_FAULT_SEED=%s is not a seed <= %u",
 		       getenv("FXT_FAULT_SEED"), UINT_MAX);
 	printf("# seed %lu (replay: FXT_FAULT_SEED=%lu FXT_FAULT_ITERS=%lu)\n",
@@ -285,9 +297,8 @@ TEST_F_TIMEOUT(f, kill_while_streaming, 240)
 	ASSERT_LT(0, load);
 	for (int i = 0; i < 2; i++) {
 		/* small buffers: many SAVE_BUFFER hand-shakes in flight */
-		pid = collect("128K");
-		ASSERT_LT(0, pid);
-		ASSERT_EQ(0, col_wait_line(pid, clog, COL_STARTED_LINE, 60, &status));
+		pid = collect_started("128K");
+		ASSERT_LT(0, pid) TH_LOG("%s", start_why);
 		usleep(700000 + 300000 * i);
 		ASSERT_TRUE(kill_bounded(_metadata, pid, &status));
 		EXPECT_STREQ("", device_free());
@@ -307,9 +318,8 @@ TEST_F_TIMEOUT(f, kill_while_stopping, 240)
 	load = load_start();
 	ASSERT_LT(0, load);
 	for (size_t i = 0; i < sizeof(delays_us) / sizeof(delays_us[0]); i++) {
-		pid = collect("256K");
-		ASSERT_LT(0, pid);
-		ASSERT_EQ(0, col_wait_line(pid, clog, COL_STARTED_LINE, 60, &status));
+		pid = collect_started("256K");
+		ASSERT_LT(0, pid) TH_LOG("%s", start_why);
 		usleep(300000);
 		kill(pid, SIGINT);
 		usleep(delays_us[i]);
@@ -339,16 +349,15 @@ TEST_F_TIMEOUT(f, kill_while_writing, 240)
 		double end;
 
 		/* a big buffer: most of the archive is written after SIGINT */
-		pid = collect("32M");
-		ASSERT_LT(0, pid);
-		ASSERT_EQ(0, col_wait_line(pid, clog, COL_STARTED_LINE, 60, &status));
+		pid = collect_started("32M");
+		ASSERT_LT(0, pid) TH_LOG("%s", start_why);
 		stat(archive, &st);
 		head = st.st_size;	/* magic, provider info: written at start */
 		usleep(1500000);
 		kill(pid, SIGINT);
 		/* SIGKILL a few ms after the final writing began. */
-		end = col_now() + 30;
-		while (!stat(archive, &st) && st.st_size == head && col_now() < end &&
+		end = env_now() + 30;
+		while (!stat(archive, &st) && st.st_size == head && env_now() < end &&
 		       waitpid(pid, &status, WNOHANG) == 0)
 			usleep(200);
 		usleep(delays_us[i]);
@@ -378,7 +387,7 @@ TEST_F_TIMEOUT(f, rmmod_while_open, 240)
 	long ret;
 
 	ASSERT_LE(0, fd);
-	EXPECT_LE(1, ft_module_refcnt());
+	EXPECT_LE(1, kfile_module_refcnt());
 	errno = 0;
 	ret = delete_module("fxt", O_NONBLOCK);
 	ASSERT_EQ(-1, ret) TH_LOG("rmmod succeeded with /dev/fxt open");
@@ -397,7 +406,7 @@ TEST_F_TIMEOUT(f, rmmod_while_open, 240)
 		EXPECT_EQ(0, ioctl(fd, FXT_IOC_INITIALIZE, &c));
 	}
 	close(fd);
-	EXPECT_EQ(0, ft_module_refcnt());
+	EXPECT_EQ(0, kfile_module_refcnt());
 }
 
 TEST_F_TIMEOUT(f, rmmod_while_mapped, 240)
@@ -416,7 +425,7 @@ TEST_F_TIMEOUT(f, rmmod_while_mapped, 240)
 	ASSERT_NE(MAP_FAILED, h);
 	ASSERT_EQ(0, ioctl(fd, FXT_IOC_START, &o));
 	close(fd);	/* stops the session? no: the mapping pins the file */
-	EXPECT_LE(1, ft_module_refcnt());
+	EXPECT_LE(1, kfile_module_refcnt());
 	errno = 0;
 	ret = delete_module("fxt", O_NONBLOCK);
 	ASSERT_EQ(-1, ret) TH_LOG("rmmod succeeded with the buffers mapped");
@@ -434,9 +443,9 @@ TEST_F_TIMEOUT(f, rmmod_while_mapped, 240)
 	EXPECT_LT(0, h->records_written + h->durable_records);
 	ASSERT_EQ(0, munmap(h, l.map_size));
 	/* The file is released with the mapping: refcnt 0, device free. */
-	for (int i = 0; i < 100 && ft_module_refcnt() != 0; i++)
+	for (int i = 0; i < 100 && kfile_module_refcnt() != 0; i++)
 		usleep(10000);
-	EXPECT_EQ(0, ft_module_refcnt());
+	EXPECT_EQ(0, kfile_module_refcnt());
 	fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 	EXPECT_LE(0, fd) TH_LOG("open after munmap: %s", strerror(errno));
 	if (fd >= 0) {

@@ -35,8 +35,11 @@
 #include <linux/fxt.h>
 
 #include "kselftest_harness.h"
-#include "fxtscan.h"
+#include "collector.h"
+#include "env.h"
 #include "kmod.h"
+#include "need_archive.h"
+#include "records.h"
 #include "libfxt.h"
 
 #define MODNAME		"fxt_fire_test"
@@ -51,8 +54,8 @@
 static struct {
 	bool ran, loaded;
 	char why[512];
-	struct fs_collector coll;
-	struct fs_archive a;
+	struct collector coll;
+	struct records a;
 	int cpu;			/* the CPU every sequence ran on */
 	/* the failed start */
 	bool start_ran;
@@ -105,6 +108,8 @@ static int fire(const char *param, const char *what)
 
 static void run_records(const char *path)
 {
+	/* a 4 MiB durable buffer: room for every string index */
+	const char *const extra[] = { "-b", "32M", NULL };
 	char arg[64], buf[64];
 	bool loaded = false;
 
@@ -113,8 +118,13 @@ static void run_records(const char *path)
 		snprintf(R.why, sizeof(R.why), "cannot pin to CPU %d", R.cpu);
 		return;
 	}
-	if (fs_collect_start_size(&R.coll, "fire", "32M", R.why,
-				  sizeof(R.why)))
+	snprintf(R.coll.archive, sizeof(R.coll.archive), "%s/fire.fxt",
+		 env_tmpdir());
+	snprintf(R.coll.log, sizeof(R.coll.log), "%s/fire-collect.log",
+		 env_tmpdir());
+	R.coll.pid = collector_start(R.coll.archive, "streaming", extra,
+				     R.coll.log, R.why, sizeof(R.why));
+	if (R.coll.pid < 0)
 		return;
 	if (kmod_load(path, NULL, R.why, sizeof(R.why)))
 		goto stop;
@@ -135,16 +145,13 @@ static void run_records(const char *path)
 stop:
 	if (loaded)
 		kmod_unload(MODNAME, buf, sizeof(buf));
-	if (fs_collect_stop(&R.coll, R.ran ? R.why : buf,
+	if (collector_stop(&R.coll, R.ran ? R.why : buf,
 			    R.ran ? sizeof(R.why) : sizeof(buf)))
 		R.ran = false;
 	if (!R.ran)
 		return;
-	if (fs_load(R.coll.archive, &R.a)) {
-		snprintf(R.why, sizeof(R.why), "%.300s: cannot read",
-			 R.coll.archive);
+	if (records_read(R.coll.archive, &R.a, R.why, sizeof(R.why)))
 		return;
-	}
 	R.loaded = true;
 }
 
@@ -222,7 +229,7 @@ out:
 }
 
 /* This CPU's events, from the first one named first_name on. */
-static size_t cpu_events(const struct fs_event **out, size_t max)
+static size_t cpu_events(const struct records_event **out, size_t max)
 {
 	size_t n = 0;
 
@@ -233,11 +240,6 @@ static size_t cpu_events(const struct fs_event **out, size_t max)
 			out[n++] = &R.a.ev[i];
 	return n;
 }
-
-#define NEED_ARCHIVE() do {						\
-	if (!R.loaded)							\
-		SKIP(return, "no archive: %s", R.why);			\
-} while (0)
 
 TEST(scenario_ran)
 {
@@ -254,7 +256,7 @@ TEST(archive_complete)
 
 TEST(out_of_order_softirq_end_still_nests)
 {
-	const struct fs_event **ev;
+	const struct records_event **ev;
 	size_t n, i, k = 0;
 
 	NEED_ARCHIVE();
@@ -285,7 +287,7 @@ TEST(out_of_order_softirq_end_still_nests)
 static void expect_handler_names(struct __test_metadata *_metadata, int irq,
 				 int first, int count, int rounds)
 {
-	const struct fs_event **ev = calloc(R.a.nev + 1, sizeof(*ev));
+	const struct records_event **ev = calloc(R.a.nev + 1, sizeof(*ev));
 	size_t n, i;
 	long k = 0, wrong = 0;
 	char want[32];
@@ -323,7 +325,7 @@ static long strings_of(int first, int count, unsigned int *max_index,
 	*max_index = 0;
 	*redefined = 0;
 	for (size_t i = 0; i < R.a.nstr; i++) {
-		const struct fs_string *s = &R.a.str[i];
+		const struct records_string *s = &R.a.str[i];
 
 		if ((int)s->provider != R.cpu)
 			continue;

@@ -51,8 +51,13 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "fm_util.h"
-#include "fxtscan.h"
+#include "collector.h"
+#include "cpu.h"
+#include "dump.h"
+#include "scan.h"
+#include "stats_table.h"
+#include "workload.h"
+#include "records.h"
 #include "libfxt.h"
 #include "oracle.h"
 #include "swlog.h"
@@ -67,40 +72,27 @@ struct flight {
 	char why[256];
 	int status;			/* collector wait status */
 	uint64_t t_stop;		/* CLOCK_BOOTTIME ns when it was stopped */
-	struct fm_stats_row rows[FM_MAX_CPUS];
+	struct stats_row rows[STATS_MAX_CPUS];
 	int nrows;
-	struct fs_archive a;
+	struct records a;
 	bool loaded;
 	char archive[PATH_MAX], log[PATH_MAX];
 	/* storm: kept switches vs the switch log, per CPU */
 	bool logged;
 	uint64_t log_lost;
-	long window[FM_MAX_CPUS];	/* switches the log has in the window */
-	char match_why[FM_MAX_CPUS][96];
+	long window[MAX_CPUS];	/* switches the log has in the window */
+	char match_why[MAX_CPUS][96];
 	unsigned long work;		/* forks made / threads made */
 };
 
 static struct flight STORM, FLOOD, CROWD;
 
-static uint64_t boottime_ns(void)
-{
-	struct timespec t;
 
-	clock_gettime(CLOCK_BOOTTIME, &t);
-	return (uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec;
-}
-
-static const char *tmpdir(void)
-{
-	const char *d = getenv("FXT_SELFTEST_TMP");
-
-	return d && *d ? d : "/tmp";
-}
 
 static void paths(struct flight *f, const char *name)
 {
-	snprintf(f->archive, sizeof(f->archive), "%s/%s.fxt", tmpdir(), name);
-	snprintf(f->log, sizeof(f->log), "%s/%s-collect.log", tmpdir(), name);
+	snprintf(f->archive, sizeof(f->archive), "%s/%s.fxt", env_tmpdir(), name);
+	snprintf(f->log, sizeof(f->log), "%s/%s-collect.log", env_tmpdir(), name);
 }
 
 /* Stop the collector, read its statistics and its archive. */
@@ -108,16 +100,15 @@ static void finish(struct flight *f, pid_t pid)
 {
 	int err;
 
-	f->t_stop = boottime_ns();
-	if (!col_stop(pid, 120, &f->status)) {
+	f->t_stop = env_boottime_ns();
+	if (!child_stop(pid, 120, &f->status)) {
 		snprintf(f->why, sizeof(f->why), "fxt-collect hung after SIGINT");
 		f->failed = true;
 		return;
 	}
-	f->nrows = fm_parse_stats(f->log, f->rows);
-	err = fs_load(f->archive, &f->a);
+	f->nrows = stats_table_parse(f->log, f->rows);
+	err = records_read(f->archive, &f->a, f->why, sizeof(f->why));
 	if (err) {
-		snprintf(f->why, sizeof(f->why), "%.200s: %s", f->archive, strerror(-err));
 		f->failed = true;
 		return;
 	}
@@ -134,7 +125,7 @@ static int copy_exit0(void)
 	ssize_t n;
 	int in, out, err = 0;
 
-	snprintf(exit0, sizeof(exit0), "%s/exit0", tmpdir());
+	snprintf(exit0, sizeof(exit0), "%s/exit0", env_tmpdir());
 	in = open(EXIT0_PATH, O_RDONLY);
 	if (in < 0)
 		return -errno;
@@ -207,14 +198,14 @@ static int fork_execs(unsigned long n, int nthreads)
 /* Per CPU: the log's switches from the kept first to the kept last one. */
 static void match_log(struct flight *f, struct swlog *l)
 {
-	for (int c = 0; c < FM_MAX_CPUS && c < swlog_nr_cpus(l); c++) {
-		const struct fs_switch *first = NULL, *last = NULL;
+	for (int c = 0; c < MAX_CPUS && c < swlog_nr_cpus(l); c++) {
+		const struct records_switch *first = NULL, *last = NULL;
 		long i, j;
 		size_t n;
 
 		f->window[c] = -1;
 		for (size_t k = 0; k < f->a.nsw; k++) {
-			const struct fs_switch *s = &f->a.sw[k];
+			const struct records_switch *s = &f->a.sw[k];
 
 			if (s->provider != (uint32_t)c)
 				continue;
@@ -261,7 +252,7 @@ static void run_forks(struct flight *f, const char *name, const char *const *ext
 		swlog_close(l);
 		return;
 	}
-	pid = fm_collect_start(f->archive, "circular", extra, f->log,
+	pid = collector_start(f->archive, "circular", extra, f->log,
 			       f->why, sizeof(f->why));
 	if (pid >= 0) {
 		err = fork_execs(n, nthreads);
@@ -287,7 +278,7 @@ static void run_storm(void)
 	const char *extra[] = { "-b", "1M", "-c", "sched", NULL };
 
 	run_forks(&STORM, "flight-storm", extra,
-		  col_env_ulong("FXT_FLIGHT_FORKS", 4000), 1);
+		  env_ulong("FXT_FLIGHT_FORKS", 4000), 1);
 }
 
 static void run_flood(void)
@@ -295,7 +286,7 @@ static void run_flood(void)
 	const char *extra[] = { "-c", "sched", NULL };
 
 	run_forks(&FLOOD, "flight-flood", extra,
-		  col_env_ulong("FXT_FLIGHT_FLOOD", 30000), MAX_SPAWNERS);
+		  env_ulong("FXT_FLIGHT_FLOOD", 30000), MAX_SPAWNERS);
 }
 
 /* The crowd: threads that wait for one broadcast, then exit. */
@@ -337,7 +328,7 @@ static void raise_limit(const char *path, unsigned long want)
 static void run_crowd(void)
 {
 	const char *extra[] = { "-c", "sched", NULL };
-	unsigned long n = col_env_ulong("FXT_FLIGHT_THREADS", 30000);
+	unsigned long n = env_ulong("FXT_FLIGHT_THREADS", 30000);
 	static pthread_t th[MAX_CROWD];
 	pthread_attr_t attr;
 	unsigned long made = 0;
@@ -361,7 +352,7 @@ static void run_crowd(void)
 			break;
 	pthread_attr_destroy(&attr);
 	CROWD.work = made;
-	pid = fm_collect_start(CROWD.archive, "circular", extra, CROWD.log,
+	pid = collector_start(CROWD.archive, "circular", extra, CROWD.log,
 			       CROWD.why, sizeof(CROWD.why));
 	/* Counts the crowd's final switches (every thread but main). */
 	o = oracle_open(getpid(), gettid());
@@ -407,15 +398,6 @@ static struct {
 	int status;
 } REUSE;
 
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /*
  * A child that moves to CPU 0, takes name, runs and sleeps a little, and
  * exits; if it did not get the pid it was meant to (want), it exits first.
@@ -428,12 +410,12 @@ static pid_t fork_life(const char *name, pid_t want)
 		return pid;
 	if (want && getpid() != want)
 		_exit(3);
-	pin_to(0);
+	cpu_pin(0, 0);
 	prctl(PR_SET_NAME, name);
 	for (int i = 0; i < 20; i++) {
-		double t = col_now();
+		double t = env_now();
 
-		while (col_now() - t < 0.001)
+		while (env_now() - t < 0.001)
 			;
 		usleep(500);
 	}
@@ -456,24 +438,24 @@ static void run_reuse(void)
 	pid_t pid, again = -1;
 	int st, err = 0;
 
-	snprintf(REUSE.archive, sizeof(REUSE.archive), "%s/flight-reuse.fxt", tmpdir());
-	snprintf(REUSE.log, sizeof(REUSE.log), "%s/flight-reuse-collect.log", tmpdir());
-	snprintf(REUSE.report, sizeof(REUSE.report), "%s/flight-reuse.csv", tmpdir());
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || pin_to(1)) {
+	snprintf(REUSE.archive, sizeof(REUSE.archive), "%s/flight-reuse.fxt", env_tmpdir());
+	snprintf(REUSE.log, sizeof(REUSE.log), "%s/flight-reuse-collect.log", env_tmpdir());
+	snprintf(REUSE.report, sizeof(REUSE.report), "%s/flight-reuse.csv", env_tmpdir());
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || cpu_pin(0, 1)) {
 		snprintf(REUSE.why, sizeof(REUSE.why), "needs CPUs 0 and 1");
 		return;
 	}
-	pid = fm_collect_start(REUSE.archive, "circular", extra, REUSE.log,
+	pid = collector_start(REUSE.archive, "circular", extra, REUSE.log,
 			       REUSE.why, sizeof(REUSE.why));
 	if (pid < 0)
 		return;
 	REUSE.pid = fork_life(REUSE_FIRST, 0);
 	if (REUSE.pid < 0 || waitpid(REUSE.pid, &st, 0) != REUSE.pid) {
 		snprintf(REUSE.why, sizeof(REUSE.why), "fork: %s", strerror(errno));
-		col_kill_reap(pid, NULL);
+		child_kill(pid, NULL);
 		return;
 	}
-	REUSE.t_between = boottime_ns();
+	REUSE.t_between = env_boottime_ns();
 	for (int tries = 0; tries < 20 && again != REUSE.pid; tries++) {
 		err = write_last_pid(REUSE.pid - 1);
 		if (err)
@@ -488,13 +470,13 @@ static void run_reuse(void)
 	if (err || again != REUSE.pid) {
 		snprintf(REUSE.why, sizeof(REUSE.why), "pid %d not given again: %s",
 			 (int)REUSE.pid, err ? strerror(-err) : "other forks took it");
-		col_kill_reap(pid, NULL);
+		child_kill(pid, NULL);
 		return;
 	}
 	/* overwrite CPU 1's rolling data, where both forks were recorded */
 	for (int i = 0; i < 4000; i++)
 		usleep(20);
-	if (!col_stop(pid, 120, &REUSE.status)) {
+	if (!child_stop(pid, 120, &REUSE.status)) {
 		snprintf(REUSE.why, sizeof(REUSE.why), "fxt-collect hung after SIGINT");
 		return;
 	}
@@ -502,8 +484,8 @@ static void run_reuse(void)
 		char report[PATH_MAX];
 		char *argv[] = { report, "--csv", "--top", "0", REUSE.archive, NULL };
 
-		col_tool_path(report, sizeof(report), "FXT_REPORT", "userspace/fxt-report");
-		if (col_run(argv, REUSE.report, 120) != 0) {
+		env_tool_path(report, sizeof(report), "FXT_REPORT", "userspace/fxt-report");
+		if (child_run(argv, REUSE.report, 120) != 0) {
 			snprintf(REUSE.why, sizeof(REUSE.why), "fxt-report failed");
 			return;
 		}
@@ -535,8 +517,8 @@ static void check_never_full(struct __test_metadata *_metadata,
 			     const struct flight *f)
 {
 	ASSERT_LT(0, f->nrows) TH_LOG("no statistics table in %s", f->log);
-	for (int c = 0; c < FM_MAX_CPUS; c++) {
-		const struct fm_stats_row *r = &f->rows[c];
+	for (int c = 0; c < MAX_CPUS; c++) {
+		const struct stats_row *r = &f->rows[c];
 
 		if (!r->present)
 			continue;
@@ -550,15 +532,15 @@ static void check_never_full(struct __test_metadata *_metadata,
 static void check_window_end(struct __test_metadata *_metadata,
 			     const struct flight *f)
 {
-	uint64_t last[FM_MAX_CPUS] = { 0 };
+	uint64_t last[MAX_CPUS] = { 0 };
 
 	for (size_t k = 0; k < f->a.nsw; k++) {
-		const struct fs_switch *s = &f->a.sw[k];
+		const struct records_switch *s = &f->a.sw[k];
 
-		if (s->provider < FM_MAX_CPUS && s->ts > last[s->provider])
+		if (s->provider < MAX_CPUS && s->ts > last[s->provider])
 			last[s->provider] = s->ts;
 	}
-	for (int c = 0; c < FM_MAX_CPUS; c++) {
+	for (int c = 0; c < MAX_CPUS; c++) {
 		if (!last[c])
 			continue;
 		EXPECT_LE(f->t_stop - 1000000000ull, last[c])
@@ -583,7 +565,7 @@ static uint64_t named_key(uint8_t type, uint64_t koid)
 	return (uint64_t)type << 56 | koid;
 }
 
-static void index_names(const struct fs_archive *a)
+static void index_names(const struct records *a)
 {
 	free(named_keys);
 	nnamed = 0;
@@ -610,7 +592,7 @@ static void check_named(struct __test_metadata *_metadata, const struct flight *
 	index_names(&f->a);
 	ASSERT_NE(NULL, named_keys);
 	for (size_t k = 0; k < f->a.nsw; k++) {
-		const struct fs_switch *s = &f->a.sw[k];
+		const struct records_switch *s = &f->a.sw[k];
 
 		for (int side = 0; side < 2; side++) {
 			uint64_t tid = side ? s->in_tid : s->out_tid;
@@ -777,7 +759,7 @@ static void check_log_in_window(struct __test_metadata *_metadata,
 				const struct flight *f)
 {
 	ASSERT_EQ(0, f->log_lost);
-	for (int c = 0; c < FM_MAX_CPUS; c++) {
+	for (int c = 0; c < MAX_CPUS; c++) {
 		uint64_t kept = 0;
 
 		for (size_t k = 0; k < f->a.nsw; k++)
@@ -812,7 +794,7 @@ static void print_scenario(const char *name, const struct flight *f, const char 
 
 int main(int argc, char **argv)
 {
-	double t0 = col_now(), t;
+	double t0 = env_now(), t;
 
 	if (geteuid()) {
 		snprintf(STORM.why, sizeof(STORM.why), "needs root");
@@ -820,24 +802,24 @@ int main(int argc, char **argv)
 		snprintf(CROWD.why, sizeof(CROWD.why), "needs root");
 		snprintf(REUSE.why, sizeof(REUSE.why), "needs root");
 	} else {
-		t = col_now();
+		t = env_now();
 		run_storm();
 		print_scenario("storm", &STORM, "fork+execs");
-		printf("# storm took %.1f s\n", col_now() - t);
-		t = col_now();
+		printf("# storm took %.1f s\n", env_now() - t);
+		t = env_now();
 		run_flood();
 		print_scenario("flood", &FLOOD, "fork+execs");
-		printf("# flood took %.1f s\n", col_now() - t);
-		t = col_now();
+		printf("# flood took %.1f s\n", env_now() - t);
+		t = env_now();
 		run_crowd();
 		print_scenario("crowd", &CROWD, "threads");
-		printf("# crowd took %.1f s\n", col_now() - t);
-		t = col_now();
+		printf("# crowd took %.1f s\n", env_now() - t);
+		t = env_now();
 		run_reuse();
 		printf("# reuse: pid %d, %s (%.1f s)\n", (int)REUSE.pid,
-		       REUSE.ran ? "ran" : REUSE.why, col_now() - t);
+		       REUSE.ran ? "ran" : REUSE.why, env_now() - t);
 	}
-	printf("# scenarios took %.1f s\n", col_now() - t0);
+	printf("# scenarios took %.1f s\n", env_now() - t0);
 	fflush(stdout);
 	return test_harness_run(argc, argv);
 }

@@ -42,7 +42,9 @@
 
 #include <linux/fxt.h>
 
-#include "ft_util.h"
+#include "collector.h"
+#include "dump.h"
+#include "kfile.h"
 #include "kselftest_harness.h"
 
 #define MAX_THREADS	16
@@ -416,7 +418,7 @@ static void *worker_main(void *arg)
 static void drop_caches(void)
 {
 	sync();
-	ft_write_file("/proc/sys/vm/drop_caches", "3");
+	kfile_write("/proc/sys/vm/drop_caches", "3");
 }
 
 /*
@@ -465,13 +467,13 @@ TEST(vmalloc_sees_a_session)
 
 	drop_caches();
 	before = vmalloc_settled();
-	idle = ft_module_mem_bytes();	/* the FIFO, allocated at load */
+	idle = kfile_module_mem_bytes();	/* the FIFO, allocated at load */
 	ASSERT_LE(0, idle);
 	fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, FXT_IOC_INITIALIZE, &c));
 	during = vmalloc_settled();
-	held = ft_module_mem_bytes() - idle;
+	held = kfile_module_mem_bytes() - idle;
 	TH_LOG("the module holds %ld bytes for 1 MiB on %ld online CPUs", held,
 	       sysconf(_SC_NPROCESSORS_ONLN));
 	/* The buffers, and at most 64 KiB per CPU of bookkeeping on top. */
@@ -485,8 +487,8 @@ TEST(vmalloc_sees_a_session)
 	EXPECT_EQ(0, before);
 	EXPECT_LE(1024 * sysconf(_SC_NPROCESSORS_ONLN), during);
 	EXPECT_EQ(0, after);
-	EXPECT_EQ(idle, ft_module_mem_bytes());
-	EXPECT_EQ(0, ft_module_refcnt());
+	EXPECT_EQ(idle, kfile_module_mem_bytes());
+	EXPECT_EQ(0, kfile_module_refcnt());
 }
 
 /*
@@ -499,7 +501,7 @@ TEST(vmalloc_sees_a_session)
 #define SLAB_SESSIONS	2000
 #define MAX_CACHES	1024
 
-static long slab_growth(const struct ft_slab *a, int na, const struct ft_slab *b,
+static long slab_growth(const struct kfile_slab *a, int na, const struct kfile_slab *b,
 			int nb, const char **name)
 {
 	long worst = 0;
@@ -525,14 +527,14 @@ static long slab_growth(const struct ft_slab *a, int na, const struct ft_slab *b
 
 TEST(slab_returns_after_sessions)
 {
-	static struct ft_slab a[MAX_CACHES], b[MAX_CACHES];
+	static struct kfile_slab a[MAX_CACHES], b[MAX_CACHES];
 	const char *name;
-	long grew, idle = ft_module_mem_bytes();
+	long grew, idle = kfile_module_mem_bytes();
 	int na, nb;
 
 	drop_caches();
 	usleep(500000);
-	na = ft_slabinfo(a, MAX_CACHES);
+	na = kfile_slabinfo(a, MAX_CACHES);
 	ASSERT_LT(0, na) TH_LOG("/proc/slabinfo: %s", strerror(-na));
 	for (int i = 0; i < SLAB_SESSIONS; i++) {
 		struct fxt_config c = { .buffer_size = 64u << 10,
@@ -559,7 +561,7 @@ TEST(slab_returns_after_sessions)
 	}
 	drop_caches();
 	usleep(500000);	/* objects freed after an RCU grace period */
-	nb = ft_slabinfo(b, MAX_CACHES);
+	nb = kfile_slabinfo(b, MAX_CACHES);
 	ASSERT_LT(0, nb);
 	grew = slab_growth(a, na, b, nb, &name);
 	TH_LOG("%d sessions: the most grown slab cache is %s, %+ld objects",
@@ -568,8 +570,8 @@ TEST(slab_returns_after_sessions)
 		TH_LOG("%s grew by %ld objects over %d sessions: a leak per session",
 		       name, grew, SLAB_SESSIONS);
 	/* Exact, whatever the allocator: nothing of 2000 sessions is held. */
-	EXPECT_EQ(idle, ft_module_mem_bytes());
-	EXPECT_EQ(0, ft_module_refcnt());
+	EXPECT_EQ(idle, kfile_module_mem_bytes());
+	EXPECT_EQ(0, kfile_module_refcnt());
 }
 
 FIXTURE(fz) {
@@ -587,16 +589,16 @@ FIXTURE_TEARDOWN(fz)
 
 TEST_F_TIMEOUT(fz, random_ops, 600)
 {
-	unsigned long nops = col_env_ulong("FXT_FUZZ_OPS", 100000);
-	unsigned long nthreads = col_env_ulong("FXT_FUZZ_THREADS", 4);
-	unsigned long secs = col_env_ulong("FXT_FUZZ_SECONDS", 150);
+	unsigned long nops = env_ulong("FXT_FUZZ_OPS", 100000);
+	unsigned long nthreads = env_ulong("FXT_FUZZ_THREADS", 4);
+	unsigned long secs = env_ulong("FXT_FUZZ_SECONDS", 150);
 	unsigned long seed_env;
 	uint64_t seed;
 	struct worker w[MAX_THREADS];
 	long vm0, vm1, free0, free1, slab0, slab1, mem0;
 	double t0;
 
-	ASSERT_TRUE(col_env_seed("FXT_FUZZ_SEED", ULONG_MAX, &seed_env))
+	ASSERT_TRUE(env_seed("FXT_FUZZ_SEED", ULONG_MAX, &seed_env))
 		TH_LOG("FXT_FUZZ_SEED=%s is not a seed", getenv("FXT_FUZZ_SEED"));
 	seed = seed_env;
 	if (nthreads < 1 || nthreads > MAX_THREADS)
@@ -619,16 +621,16 @@ TEST_F_TIMEOUT(fz, random_ops, 600)
 	}
 	drop_caches();
 	vm0 = vmalloc_settled();
-	free0 = ft_meminfo_kb("MemFree");
-	slab0 = ft_meminfo_kb("Slab");
-	mem0 = ft_module_mem_bytes();
-	ASSERT_EQ(0, ft_module_refcnt());
+	free0 = kfile_meminfo_kb("MemFree");
+	slab0 = kfile_meminfo_kb("Slab");
+	mem0 = kfile_module_mem_bytes();
+	ASSERT_EQ(0, kfile_module_refcnt());
 
 	alarm(secs);	/* the watchdog: SIGALRM kills the case */
 	shared_fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, shared_fd);
 	atomic_store(&ops_left, nops);
-	t0 = col_now();
+	t0 = env_now();
 	for (unsigned long i = 0; i < nthreads; i++) {
 		w[i].seed = seed * 0x9E3779B97F4A7C15ull + i + 1;
 		ASSERT_EQ(0, pthread_create(&w[i].th, NULL, worker_main, &w[i]));
@@ -637,7 +639,7 @@ TEST_F_TIMEOUT(fz, random_ops, 600)
 		pthread_join(w[i].th, NULL);
 	alarm(0);
 	printf("# fuzz: %lu ops in %.1f s: %lu reopens, %lu mappings, %lu INITIALIZE and %lu START accepted\n",
-	       atomic_load(&ops_done), col_now() - t0, atomic_load(&reopens),
+	       atomic_load(&ops_done), env_now() - t0, atomic_load(&reopens),
 	       atomic_load(&maps_made), atomic_load(&inits_ok),
 	       atomic_load(&starts_ok));
 	fflush(stdout);
@@ -661,10 +663,10 @@ TEST_F_TIMEOUT(fz, random_ops, 600)
 	shared_fd = -1;
 	drop_caches();
 	vm1 = vmalloc_settled();
-	free1 = ft_meminfo_kb("MemFree");
-	slab1 = ft_meminfo_kb("Slab");
+	free1 = kfile_meminfo_kb("MemFree");
+	slab1 = kfile_meminfo_kb("Slab");
 	printf("# fuzz: fxt vmalloc %ld -> %ld kB, Slab %ld -> %ld kB, MemFree %ld -> %ld kB, refcnt %d\n",
-	       vm0, vm1, slab0, slab1, free0, free1, ft_module_refcnt());
+	       vm0, vm1, slab0, slab1, free0, free1, kfile_module_refcnt());
 	fflush(stdout);
 	EXPECT_EQ(0, atomic_load(&errs[0]))
 		TH_LOG("%lu undocumented errnos, last: op %lu, %s (seed %llu)",
@@ -678,8 +680,8 @@ TEST_F_TIMEOUT(fz, random_ops, 600)
 	EXPECT_EQ(nops, atomic_load(&ops_done));
 	/* No region left mapped in the kernel. */
 	EXPECT_EQ(0, vm1) TH_LOG("fxt's vmalloc areas: %ld kB, %ld before", vm1, vm0);
-	EXPECT_EQ(mem0, ft_module_mem_bytes());
-	EXPECT_EQ(0, ft_module_refcnt());
+	EXPECT_EQ(mem0, kfile_module_mem_bytes());
+	EXPECT_EQ(0, kfile_module_refcnt());
 	/* The device is free again. */
 	{
 		int fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);

@@ -43,11 +43,14 @@
 
 #include <linux/fxt.h>
 
-#include "ft_util.h"
+#include "collector.h"
+#include "cpu.h"
+#include "dump.h"
+#include "kfile.h"
 #include "pingpong.h"
 #include "kselftest_harness.h"
 
-static struct pp_result R;
+static struct pingpong_result R;
 static int ncpus;
 static long cycles = -1;	/* complete offline+online rounds */
 static long toggle_errors;
@@ -59,14 +62,6 @@ static void on_term(int sig)
 {
 	(void)sig;
 	hp_stop = 1;
-}
-
-static int set_online(int cpu, int on)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	return ft_write_file(path, on ? "1" : "0");
 }
 
 static int is_online(int cpu)
@@ -87,24 +82,24 @@ static int is_online(int cpu)
 /* The hotplug process: report complete rounds and errors in its exit pipe. */
 static void hotplug_child(int wfd)
 {
-	long rounds = 0, errors = 0, delay = col_env_ulong("FXT_HOTPLUG_DELAY_MS", 30);
+	long rounds = 0, errors = 0, delay = env_ulong("FXT_HOTPLUG_DELAY_MS", 30);
 	struct sigaction sa = { .sa_handler = on_term };
 
 	sigaction(SIGTERM, &sa, NULL);
 	while (!hp_stop) {
 		for (int c = 1; c < ncpus; c++)
-			if (set_online(c, 0))
+			if (cpu_set_online(c, 0))
 				errors++;
 		usleep(delay * 1000);
 		for (int c = 1; c < ncpus; c++)
-			if (set_online(c, 1))
+			if (cpu_set_online(c, 1))
 				errors++;
 		usleep(delay * 1000);
 		rounds++;
 	}
 	for (int c = 1; c < ncpus; c++)
 		if (!is_online(c))
-			set_online(c, 1);
+			cpu_set_online(c, 1);
 	if (write(wfd, &rounds, sizeof(rounds)) < 0 ||
 	    write(wfd, &errors, sizeof(errors)) < 0)
 		_exit(1);
@@ -137,15 +132,15 @@ TEST(archive_valid)
 	ASSERT_TRUE(R.have_archive);
 	EXPECT_TRUE(R.arc.magic_ok);
 	EXPECT_STREQ("", R.arc.error);
-	EXPECT_EQ(0, arc_sum(&R.arc, unresolved));
-	EXPECT_EQ(0, arc_sum(&R.arc, cpu_mismatch));
-	EXPECT_EQ(0, arc_sum(&R.arc, buffer_full));
+	EXPECT_EQ(0, archive_sum(&R.arc, unresolved));
+	EXPECT_EQ(0, archive_sum(&R.arc, cpu_mismatch));
+	EXPECT_EQ(0, archive_sum(&R.arc, buffer_full));
 	for (int cpu = 0; cpu <= R.arc.max_provider; cpu++) {
 		EXPECT_EQ(0, R.arc.prov[cpu].backwards) TH_LOG("cpu %d", cpu);
 	}
 	ASSERT_TRUE(R.dump_ran);
 	if (!WIFEXITED(R.dump_status) || WEXITSTATUS(R.dump_status))
-		col_print_file("fxt-dump --check", R.dump_log, 20);
+		child_log_print("fxt-dump --check", R.dump_log, 20);
 	EXPECT_TRUE(WIFEXITED(R.dump_status) && WEXITSTATUS(R.dump_status) == 0);
 }
 
@@ -159,11 +154,11 @@ TEST(cpu0_switches_equal_oracle)
 TEST(switches_equal_oracle_every_cpu)
 {
 	ASSERT_TRUE(R.ran && R.have_archive);
-	for (int cpu = 1; cpu < R.nr_cpus && cpu < ARC_MAX_PROVIDERS; cpu++) {
+	for (int cpu = 1; cpu < R.nr_cpus && cpu < ARCHIVE_MAX_PROVIDERS; cpu++) {
 		EXPECT_EQ(R.or_switches[cpu], R.arc.prov[cpu].switches)
 			TH_LOG("cpu %d (toggled)", cpu);
 	}
-	EXPECT_EQ(R.or_switches_total, arc_sum(&R.arc, switches));
+	EXPECT_EQ(R.or_switches_total, archive_sum(&R.arc, switches));
 }
 
 /* stop_while_cpu_offline: the session, its reader, and the STOP call. */
@@ -208,15 +203,6 @@ static void *so_stop(void *arg)
 	return NULL;
 }
 
-static void pin_to(pid_t pid, int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(pid, sizeof(set), &set);
-}
-
 /* Wait up to ms for the STOP thread. Return: its result, 0 if still in STOP. */
 static int so_wait_stop(int ms)
 {
@@ -247,14 +233,14 @@ TEST_F_TIMEOUT(offline, stop_while_cpu_offline, 180)
 		.durable_size = (60u << 10) - 8192,
 	};
 	struct fxt_start_options o = { .disposition = FXT_START_CLEAR_ENTIRE };
-	long rounds = col_env_ulong("FXT_HOTPLUG_STOP_ROUNDS", 50), done = 0;
+	long rounds = env_ulong("FXT_HOTPLUG_STOP_ROUNDS", 50), done = 0;
 	int pp[2][2], stuck_round = -1, stop_err = 0;
 	pid_t kids[2] = { -1, -1 };
 	unsigned long seed;
 	pthread_t reader;
 	char b = 0;
 
-	ASSERT_TRUE(col_env_seed("FXT_HOTPLUG_SEED", UINT_MAX, &seed))
+	ASSERT_TRUE(env_seed("FXT_HOTPLUG_SEED", UINT_MAX, &seed))
 		TH_LOG("FXT_HOTPLUG_SEED=%s is not a seed <= %u",
 		       getenv("FXT_HOTPLUG_SEED"), UINT_MAX);
 	printf("# seed %lu (replay: FXT_HOTPLUG_SEED=%lu)\n", seed, seed);
@@ -287,11 +273,11 @@ TEST_F_TIMEOUT(offline, stop_while_cpu_offline, 180)
 			stop_err = -errno;
 			break;
 		}
-		set_online(1, 1);
-		pin_to(kids[0], 1);
-		pin_to(kids[1], 1);
+		cpu_set_online(1, 1);
+		cpu_pin(kids[0], 1);
+		cpu_pin(kids[1], 1);
 		usleep(20000 + rand() % 30000);
-		set_online(1, 0);
+		cpu_set_online(1, 0);
 		so_stopped = 0;
 		if (pthread_create(&st, NULL, so_stop, NULL)) {
 			stop_err = -EAGAIN;
@@ -300,7 +286,7 @@ TEST_F_TIMEOUT(offline, stop_while_cpu_offline, 180)
 		if (!so_wait_stop(3000)) {
 			/* Still in STOP with CPU 1 offline: bring it back. */
 			stuck_round = done;
-			set_online(1, 1);
+			cpu_set_online(1, 1);
 			so_wait_stop(10000);
 		}
 		pthread_join(st, NULL);
@@ -309,7 +295,7 @@ TEST_F_TIMEOUT(offline, stop_while_cpu_offline, 180)
 			break;
 		}
 	}
-	set_online(1, 1);
+	cpu_set_online(1, 1);
 	so_quit = 1;
 	pthread_join(reader, NULL);
 	for (int k = 0; k < 2; k++) {
@@ -373,12 +359,12 @@ TEST(cpu_offline_at_initialize_is_not_traced)
 	uint8_t *map;
 
 	ASSERT_LT(1, ncpus) TH_LOG("one CPU: nothing to unplug (vm-run --smp >= 2)");
-	idle = ft_module_mem_bytes();
-	ASSERT_EQ(0, set_online(1, 0));
+	idle = kfile_module_mem_bytes();
+	ASSERT_EQ(0, cpu_set_online(1, 0));
 	fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 	init_ret = fd < 0 ? -1 : ioctl(fd, FXT_IOC_INITIALIZE, &c);
-	held = ft_module_mem_bytes() - idle;
-	ASSERT_EQ(0, set_online(1, 1));
+	held = kfile_module_mem_bytes() - idle;
+	ASSERT_EQ(0, cpu_set_online(1, 1));
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, init_ret) TH_LOG("INITIALIZE: %s", strerror(errno));
 	TH_LOG("%ld bytes held for 1 MiB with %d of %d CPUs online", held,
@@ -395,10 +381,10 @@ TEST(cpu_offline_at_initialize_is_not_traced)
 	EXPECT_EQ(FXT_BUFFER_MAGIC, h->magic);
 	EXPECT_TRUE(read_faults(map + l.cpu_stride));
 	ASSERT_EQ(0, ioctl(fd, FXT_IOC_START, &o));
-	pin_to(0, 1);
+	cpu_pin(0, 1);
 	for (int i = 0; i < 20; i++)
 		usleep(1000);
-	pin_to(0, 0);
+	cpu_pin(0, 0);
 	for (int i = 0; i < 20; i++)
 		usleep(1000);
 	EXPECT_EQ(0, ioctl(fd, FXT_IOC_STOP, &so));
@@ -414,7 +400,7 @@ TEST(cpu_offline_at_initialize_is_not_traced)
 	       (unsigned long long)st0.records_written);
 	munmap(map, l.map_size);
 	close(fd);
-	EXPECT_EQ(idle, ft_module_mem_bytes());
+	EXPECT_EQ(idle, kfile_module_mem_bytes());
 }
 
 /*
@@ -429,35 +415,35 @@ TEST(collector_reports_untraced_cpu)
 	pid_t pid;
 
 	ASSERT_LT(1, ncpus) TH_LOG("one CPU: nothing to unplug (vm-run --smp >= 2)");
-	snprintf(archive, sizeof(archive), "%s/hotplug-untraced.fxt", col_tmpdir());
-	snprintf(log, sizeof(log), "%s/hotplug-untraced.log", col_tmpdir());
-	ASSERT_EQ(0, set_online(1, 0));
-	pid = col_collect_spawn(archive, log, extra);
+	snprintf(archive, sizeof(archive), "%s/hotplug-untraced.fxt", env_tmpdir());
+	snprintf(log, sizeof(log), "%s/hotplug-untraced.log", env_tmpdir());
+	ASSERT_EQ(0, cpu_set_online(1, 0));
+	pid = collector_spawn(archive, log, extra);
 	wait_err = pid < 0 ? (int)pid :
-		col_wait_line(pid, log, COL_STARTED_LINE, 60, &status);
-	ASSERT_EQ(0, set_online(1, 1));
+		child_wait_line(pid, log, COLLECTOR_STARTED_LINE, 60, &status);
+	ASSERT_EQ(0, cpu_set_online(1, 1));
 	ASSERT_EQ(0, wait_err) TH_LOG("fxt-collect did not start");
-	pin_to(0, 1);
+	cpu_pin(0, 1);
 	for (int i = 0; i < 20; i++)
 		usleep(1000);
-	pin_to(0, 0);
-	EXPECT_TRUE(col_stop(pid, 60, &status));
+	cpu_pin(0, 0);
+	EXPECT_TRUE(child_stop(pid, 60, &status));
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		TH_LOG("wait status 0x%x", status);
-	EXPECT_TRUE(col_file_contains(log, "were not traced"))
-		col_print_file("fxt-collect output", log, 20);
+	EXPECT_TRUE(child_log_contains(log, "were not traced"))
+		child_log_print("fxt-collect output", log, 20);
 }
 
 int main(int argc, char **argv)
 {
-	struct pp_config cfg = { .name = "hotplug", .pin = PP_PIN_NONE };
+	struct pingpong_config cfg = { .name = "hotplug", .pin = PINGPONG_PIN_NONE };
 	int p[2];
 	pid_t hp;
 
 	ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	setenv("FXT_COLLECT_ARGS", "-c sched", 0);
 	setenv("FXT_PINGPONG_N", "50000", 0);
-	pp_config_from_env(&cfg);
+	pingpong_config_from_env(&cfg);
 	printf("# hotplug: %d CPUs (1..%d toggle), %lu round trips, collector %s -m streaming\n",
 	       ncpus, ncpus - 1, cfg.rounds, getenv("FXT_COLLECT_ARGS"));
 	fflush(stdout);
@@ -468,7 +454,7 @@ int main(int argc, char **argv)
 			hotplug_child(p[1]);
 		}
 		close(p[1]);
-		pp_run(&cfg, &R);
+		pingpong_run(&cfg, &R);
 		if (hp > 0) {
 			int status;
 
@@ -484,15 +470,15 @@ int main(int argc, char **argv)
 	all_online_after = true;
 	for (int c = 1; c < ncpus; c++) {
 		if (!is_online(c)) {
-			set_online(c, 1);
+			cpu_set_online(c, 1);
 			all_online_after = false;
 		}
 	}
 	printf("# hotplug: %ld offline/online rounds, %ld toggle errors\n",
 	       cycles, toggle_errors);
-	pp_print(&R);
+	pingpong_print(&R);
 	if (!R.ran || !WIFEXITED(R.collector_status) || WEXITSTATUS(R.collector_status))
-		col_print_file("fxt-collect output", R.collect_log, 30);
+		child_log_print("fxt-collect output", R.collect_log, 30);
 	fflush(stdout);
 	return test_harness_run(argc, argv);
 }

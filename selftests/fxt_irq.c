@@ -32,7 +32,9 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "fxtscan.h"
+#include "collector.h"
+#include "need_archive.h"
+#include "records.h"
 #include "libfxt.h"
 
 #define NAME		"irq"
@@ -74,8 +76,8 @@ struct prov_check {
 static struct {
 	bool ran, loaded;
 	char why[512];
-	struct fs_collector coll;
-	struct fs_archive a;
+	struct collector coll;
+	struct records a;
 	bool serial_written;
 	char serial_why[128];
 	int serial_irq;			/* from /proc/interrupts, -1 unknown */
@@ -95,7 +97,7 @@ static bool is_vector(const char *name)
 	return false;
 }
 
-static bool is_irq_cat(const struct fs_event *e)
+static bool is_irq_cat(const struct records_event *e)
 {
 	return !strcmp(e->category, "irq") || !strcmp(e->category, "softirq");
 }
@@ -240,7 +242,7 @@ static void check_nesting(void)
 	unsigned int depth[MAX_PROV] = { 0 };
 
 	for (size_t i = 0; i < R.a.nev; i++) {
-		const struct fs_event *e = &R.a.ev[i];
+		const struct records_event *e = &R.a.ev[i];
 		struct prov_check *p;
 		unsigned int *d;
 
@@ -336,42 +338,34 @@ static void run(void)
 		return;
 	}
 	/* virtio_rng's handlers share a line in the guest (scripts/vm/run) */
-	snprintf(log, sizeof(log), "%s/irq-modprobe.log", col_tmpdir());
+	snprintf(log, sizeof(log), "%s/irq-modprobe.log", env_tmpdir());
 	rng_loaded = access("/sys/module/virtio_rng", F_OK) &&
-		     col_run(modprobe, log, 60) == 0;
+		     child_run(modprobe, log, 60) == 0;
 	find_shared_line();
 	if (R.shared_irq < 0)
 		snprintf(R.shared_why, sizeof(R.shared_why),
 			 "no interrupt line with two handlers in /proc/interrupts "
 			 "(scripts/vm/run gives the guest one: virtio-rng x2)");
-	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why)))
+	if (collector_start_named(&R.coll, NAME, R.why, sizeof(R.why)))
 		goto out;
 	serial_workload();
 	file_workload();
 	timer_workload();
 	rng_workload();
 	R.ran = true;
-	ret = fs_collect_stop(&R.coll, R.why, sizeof(R.why));
+	ret = collector_stop(&R.coll, R.why, sizeof(R.why));
 out:
 	if (rng_loaded)
-		col_run(unload, log, 60);
+		child_run(unload, log, 60);
 	if (!R.ran || ret)
 		return;
 	R.serial_irq = proc_irq_of(SERIAL_HANDLER);
-	ret = fs_load(R.coll.archive, &R.a);
-	if (ret) {
-		snprintf(R.why, sizeof(R.why), "%.300s: %s", R.coll.archive,
-			 strerror(-ret));
+	ret = records_read(R.coll.archive, &R.a, R.why, sizeof(R.why));
+	if (ret)
 		return;
-	}
 	R.loaded = true;
 	check_nesting();
 }
-
-#define NEED_ARCHIVE() do {						\
-	if (!R.loaded)							\
-		SKIP(return, "no archive: %s", R.why);			\
-} while (0)
 
 TEST(scenario_ran)
 {
@@ -405,7 +399,7 @@ TEST(interrupt_event_types)
 
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nev; i++) {
-		const struct fs_event *e = &R.a.ev[i];
+		const struct records_event *e = &R.a.ev[i];
 
 		if (!is_irq_cat(e))
 			continue;
@@ -424,7 +418,7 @@ TEST(events_on_cpu_pseudo_thread)
 
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nev; i++) {
-		const struct fs_event *e = &R.a.ev[i];
+		const struct records_event *e = &R.a.ev[i];
 
 		if (!is_irq_cat(e))
 			continue;
@@ -509,7 +503,7 @@ TEST(named_device_interrupt)
 
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nev; i++) {
-		const struct fs_event *e = &R.a.ev[i];
+		const struct records_event *e = &R.a.ev[i];
 		bool known = false;
 
 		if (strcmp(e->category, "irq") || is_vector(e->name) ||
@@ -542,7 +536,7 @@ TEST(device_interrupt_end_args)
 
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nev; i++) {
-		const struct fs_event *e = &R.a.ev[i];
+		const struct records_event *e = &R.a.ev[i];
 
 		if (strcmp(e->category, "irq") || is_vector(e->name) ||
 		    e->event_type != FXT_EVENT_DURATION_END)
@@ -575,7 +569,7 @@ TEST(serial_interrupt_seen)
 	if (R.serial_irq < 0)
 		SKIP(return, "no \"%s\" line in /proc/interrupts", SERIAL_HANDLER);
 	for (size_t i = 0; i < R.a.nev; i++) {
-		const struct fs_event *e = &R.a.ev[i];
+		const struct records_event *e = &R.a.ev[i];
 
 		if (strcmp(e->category, "irq") || strcmp(e->name, SERIAL_HANDLER) ||
 		    e->event_type != FXT_EVENT_DURATION_BEGIN)
@@ -624,7 +618,7 @@ TEST(vector_numbers)
 
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nev; i++) {
-		const struct fs_event *e = &R.a.ev[i];
+		const struct records_event *e = &R.a.ev[i];
 
 		if (strcmp(e->category, "irq") || !is_vector(e->name))
 			continue;
@@ -653,7 +647,7 @@ TEST(softirq_names_match_vector)
 
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nev; i++) {
-		const struct fs_event *e = &R.a.ev[i];
+		const struct records_event *e = &R.a.ev[i];
 
 		if (strcmp(e->category, "softirq"))
 			continue;
@@ -680,7 +674,7 @@ TEST(strings_defined_once_per_cpu)
 	NEED_ARCHIVE();
 	ASSERT_LT(0, R.a.nstr);
 	for (size_t i = 0; i < R.a.nstr; i++) {
-		const struct fs_string *s = &R.a.str[i];
+		const struct records_string *s = &R.a.str[i];
 
 		for (size_t j = 0; j < i; j++) {
 			if (R.a.str[j].provider != s->provider ||
@@ -708,7 +702,7 @@ TEST(shared_line_handlers_named)
 		uint64_t n = 0;
 
 		for (size_t i = 0; i < R.a.nev; i++) {
-			const struct fs_event *e = &R.a.ev[i];
+			const struct records_event *e = &R.a.ev[i];
 
 			n += e->event_type == FXT_EVENT_DURATION_BEGIN &&
 			     !strcmp(e->category, "irq") &&
@@ -726,16 +720,16 @@ TEST(pseudo_threads_named)
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
 	NEED_ARCHIVE();
-	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_PROCESS, FXT_KOID_IRQ_PROCESS, "irq"));
+	EXPECT_TRUE(records_has_kobj_named(&R.a, FXT_OBJ_PROCESS, FXT_KOID_IRQ_PROCESS, "irq"));
 	EXPECT_EQ(ncpu, R.a.max_provider + 1) TH_LOG("one provider per CPU");
 	for (int c = 0; c <= R.a.max_provider; c++) {
-		const struct fs_kobj *k[8];
+		const struct records_kobj *k[8];
 		char name[32];
 		size_t n;
 		bool ok = false;
 
 		snprintf(name, sizeof(name), "irq/cpu%d", c);
-		n = fs_kobjs_of(&R.a, FXT_OBJ_THREAD, FXT_KOID_IRQ_THREAD(c), k, 8);
+		n = records_kobjs_of(&R.a, FXT_OBJ_THREAD, FXT_KOID_IRQ_THREAD(c), k, 8);
 		for (size_t i = 0; i < n && i < 8; i++)
 			ok |= !strcmp(k[i]->name, name) && k[i]->has_process &&
 			      k[i]->process_arg_type == FXT_ARG_KOID &&

@@ -27,8 +27,11 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "fxtscan.h"
+#include "collector.h"
+#include "kfile.h"
 #include "kmod.h"
+#include "need_archive.h"
+#include "records.h"
 #include "libfxt.h"
 
 #define NAME		"irqname"
@@ -39,8 +42,8 @@
 static struct {
 	bool ran, loaded;
 	char why[512];
-	struct fs_collector coll;
-	struct fs_archive a;
+	struct collector coll;
+	struct records a;
 	int irq;
 	char affinity[64];		/* the line's smp_affinity_list before */
 	bool pinned;
@@ -65,34 +68,6 @@ static int find_shared_virtio_line(void)
 			irq = v;
 	fclose(f);
 	return irq;
-}
-
-static int read_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : n < 0 ? -errno : -EIO;
 }
 
 static int rng_reads(void)
@@ -123,9 +98,9 @@ static void run(void)
 	}
 	if (kmod_path(MODNAME, path, sizeof(path), R.why, sizeof(R.why)))
 		return;
-	snprintf(log, sizeof(log), "%s/irqname-modprobe.log", col_tmpdir());
+	snprintf(log, sizeof(log), "%s/irqname-modprobe.log", env_tmpdir());
 	rng_loaded = access("/sys/module/virtio_rng", F_OK) &&
-		     col_run(modprobe, log, 60) == 0;
+		     child_run(modprobe, log, 60) == 0;
 	R.irq = find_shared_virtio_line();
 	if (R.irq < 0) {
 		snprintf(R.why, sizeof(R.why),
@@ -135,20 +110,20 @@ static void run(void)
 	}
 	/* One CPU sees both names: the one whose cache could confuse them. */
 	snprintf(file, sizeof(file), "/proc/irq/%d/smp_affinity_list", R.irq);
-	if (!read_file(file, R.affinity, sizeof(R.affinity)))
-		R.pinned = !write_file(file, "0");
-	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why)))
+	if (!kfile_read(file, R.affinity, sizeof(R.affinity)))
+		R.pinned = !kfile_write(file, "0");
+	if (collector_start_named(&R.coll, NAME, R.why, sizeof(R.why)))
 		goto out;
 	snprintf(arg, sizeof(arg), "irq=%d", R.irq);
 	if (kmod_load(path, arg, R.why, sizeof(R.why))) {
-		fs_collect_stop(&R.coll, buf, sizeof(buf));
+		collector_stop(&R.coll, buf, sizeof(buf));
 		goto out;
 	}
 	mod_loaded = true;
 	R.reads[0] = rng_reads();
 	if (kmod_param_write(MODNAME, "swap", "1")) {
 		snprintf(R.why, sizeof(R.why), "writing " MODNAME "'s swap failed");
-		fs_collect_stop(&R.coll, buf, sizeof(buf));
+		collector_stop(&R.coll, buf, sizeof(buf));
 		goto out;
 	}
 	R.reads[1] = rng_reads();
@@ -157,31 +132,28 @@ static void run(void)
 	    kmod_param_read(MODNAME, "calls", buf, sizeof(buf)) ||
 	    sscanf(buf, "%ld %ld", &R.calls[0], &R.calls[1]) != 2) {
 		snprintf(R.why, sizeof(R.why), "cannot remove the handler or read " MODNAME "'s calls");
-		fs_collect_stop(&R.coll, buf, sizeof(buf));
+		collector_stop(&R.coll, buf, sizeof(buf));
 		goto out;
 	}
 	mod_loaded = kmod_unload(MODNAME, R.why, sizeof(R.why)) != 0;
 	if (mod_loaded) {
-		fs_collect_stop(&R.coll, buf, sizeof(buf));
+		collector_stop(&R.coll, buf, sizeof(buf));
 		goto out;
 	}
 	R.ran = true;
-	ret = fs_collect_stop(&R.coll, R.why, sizeof(R.why));
+	ret = collector_stop(&R.coll, R.why, sizeof(R.why));
 out:
 	if (mod_loaded)
 		kmod_unload(MODNAME, buf, sizeof(buf));
 	if (R.pinned)
-		write_file(file, R.affinity);
+		kfile_write(file, R.affinity);
 	if (rng_loaded)
-		col_run(unload_rng, log, 60);
+		child_run(unload_rng, log, 60);
 	if (!R.ran || ret)
 		return;
-	ret = fs_load(R.coll.archive, &R.a);
-	if (ret) {
-		snprintf(R.why, sizeof(R.why), "%.300s: %s", R.coll.archive,
-			 strerror(-ret));
+	ret = records_read(R.coll.archive, &R.a, R.why, sizeof(R.why));
+	if (ret)
 		return;
-	}
 	R.loaded = true;
 }
 
@@ -191,7 +163,7 @@ static long begins_named(const char *name, int cpu)
 	long n = 0;
 
 	for (size_t i = 0; i < R.a.nev; i++) {
-		const struct fs_event *e = &R.a.ev[i];
+		const struct records_event *e = &R.a.ev[i];
 
 		n += e->event_type == FXT_EVENT_DURATION_BEGIN &&
 		     !strcmp(e->category, "irq") && !strcmp(e->name, name) &&
@@ -199,11 +171,6 @@ static long begins_named(const char *name, int cpu)
 	}
 	return n;
 }
-
-#define NEED_ARCHIVE() do {						\
-	if (!R.loaded)							\
-		SKIP(return, "no archive: %s", R.why);			\
-} while (0)
 
 TEST(scenario_ran)
 {

@@ -63,21 +63,20 @@
 #include <linux/fxt.h>
 
 #include "kselftest_harness.h"
-#include "fm_util.h"
-#include "fxtscan.h"
+#include "collector.h"
+#include "cpu.h"
 #include "device.h"
+#include "dump.h"
+#include "scan.h"
+#include "stats_table.h"
+#include "workload.h"
+#include "records.h"
 #include "libfxt.h"
 #include "oracle.h"
 #include "swlog.h"
 
-static const char *tmpdir(void)
-{
-	const char *t = getenv("FXT_SELFTEST_TMP");
 
-	return t && *t ? t : "/tmp";
-}
-
-static int CPUS[FM_MAX_CPUS], NCPUS;
+static int CPUS[MAX_CPUS], NCPUS;
 /* Why no scenario ran at all (main()), else empty. */
 static char NOT_RUN_WHY[128];
 
@@ -97,24 +96,24 @@ struct crun {
 	int status;			/* collector wait status */
 	int dump_status;		/* fxt-dump --check wait status */
 	bool scanned;
-	struct fm_scan scan;
+	struct scan scan;
 	int nrows;
-	struct fm_stats_row rows[FM_MAX_CPUS];
+	struct stats_row rows[STATS_MAX_CPUS];
 	char archive[PATH_MAX], log[PATH_MAX], dump_log[PATH_MAX];
 };
 
 static void crun_paths(struct crun *r, const char *name)
 {
-	snprintf(r->archive, sizeof(r->archive), "%s/%s.fxt", tmpdir(), name);
-	snprintf(r->log, sizeof(r->log), "%s/%s-collect.log", tmpdir(), name);
-	snprintf(r->dump_log, sizeof(r->dump_log), "%s/%s-dump.log", tmpdir(),
+	snprintf(r->archive, sizeof(r->archive), "%s/%s.fxt", env_tmpdir(), name);
+	snprintf(r->log, sizeof(r->log), "%s/%s-collect.log", env_tmpdir(), name);
+	snprintf(r->dump_log, sizeof(r->dump_log), "%s/%s-dump.log", env_tmpdir(),
 		 name);
 }
 
 /* SIGINT the collector. */
 static void crun_stop(struct crun *r, pid_t pid)
 {
-	if (!col_stop(pid, 120, &r->status)) {
+	if (!child_stop(pid, 120, &r->status)) {
 		snprintf(r->why, sizeof(r->why), "fxt-collect hung after SIGINT");
 		r->failed = true;
 		return;
@@ -127,11 +126,11 @@ static void crun_check(struct crun *r, const uint64_t *tids, int ntids)
 {
 	if (!r->ran)
 		return;
-	r->nrows = fm_parse_stats(r->log, r->rows);
-	r->dump_status = col_dump_check(r->archive, r->dump_log, 120);
-	r->scanned = !fm_scan(r->archive, tids, ntids, &r->scan);
+	r->nrows = stats_table_parse(r->log, r->rows);
+	r->dump_status = dump_check(r->archive, r->dump_log, 120);
+	r->scanned = !scan_archive(r->archive, tids, ntids, &r->scan);
 	if (!WIFEXITED(r->status) || WEXITSTATUS(r->status))
-		col_print_file("fxt-collect output", r->log, 20);
+		child_log_print("fxt-collect output", r->log, 20);
 }
 
 /* SIGINT the collector, then stats, fxt-dump --check and the scan. */
@@ -148,9 +147,9 @@ static void crun_print(const char *name, const struct crun *r)
 	       r->ran ? "ran" : "did not run: ", r->ran ? "," : r->why,
 	       r->status, r->dump_status,
 	       (unsigned long long)r->scan.records);
-	for (int c = 0; c < FM_MAX_CPUS; c++) {
-		const struct fm_stats_row *s = &r->rows[c];
-		const struct fm_prov *p = &r->scan.prov[c];
+	for (int c = 0; c < MAX_CPUS; c++) {
+		const struct stats_row *s = &r->rows[c];
+		const struct scan_prov *p = &r->scan.prov[c];
 
 		if (!s->present && !p->seen)
 			continue;
@@ -189,13 +188,13 @@ static void run_mode(int m)
 
 	snprintf(name, sizeof(name), "modes-%s", MODES[m]);
 	crun_paths(r, name);
-	pid = fm_collect_start(r->archive, MODES[m], extra, r->log, r->why,
+	pid = collector_start(r->archive, MODES[m], extra, r->log, r->why,
 			       sizeof(r->why));
 	if (pid < 0)
 		return;
 	/* Sleepers pinned to every CPU, and a ping-pong across CPUs. */
-	fm_sleepers(2 * NCPUS, 100, 200000, CPUS, NCPUS);
-	fm_pingpong(1000, CPUS[0], CPUS[NCPUS - 1], NULL);
+	workload_sleepers(2 * NCPUS, 100, 200000, CPUS, NCPUS);
+	workload_pingpong(1000, CPUS[0], CPUS[NCPUS - 1], NULL);
 	crun_finish(r, pid, NULL, 0);
 	crun_print(name, r);
 }
@@ -228,7 +227,7 @@ static void check_mode_dump(struct __test_metadata *_metadata, int m)
 {
 	NEED(MODE_RUN[m]);
 	if (MODE_RUN[m].dump_status)
-		col_print_file("fxt-dump --check", MODE_RUN[m].dump_log, 20);
+		child_log_print("fxt-dump --check", MODE_RUN[m].dump_log, 20);
 	EXPECT_EXIT0(MODE_RUN[m].dump_status, "fxt-dump --check");
 }
 
@@ -296,12 +295,12 @@ static void run_circular(void)
 	pid_t pid;
 
 	crun_paths(&CIRC, "modes-circ-wrap");
-	pid = fm_collect_start(CIRC.archive, "circular", extra, CIRC.log,
+	pid = collector_start(CIRC.archive, "circular", extra, CIRC.log,
 			       CIRC.why, sizeof(CIRC.why));
 	if (pid < 0)
 		return;
 	/* Unpinned: both threads often share a CPU, which then wraps a lot. */
-	fm_pingpong(ROUNDS, -1, -1, NULL);
+	workload_pingpong(ROUNDS, -1, -1, NULL);
 	crun_finish(&CIRC, pid, NULL, 0);
 	crun_print("circular 128K", &CIRC);
 }
@@ -318,7 +317,7 @@ TEST(circular_wraps_10_times)
 
 	NEED(CIRC);
 	ASSERT_LT(0, CIRC.nrows) TH_LOG("no statistics table in %s", CIRC.log);
-	for (int c = 0; c < FM_MAX_CPUS; c++)
+	for (int c = 0; c < MAX_CPUS; c++)
 		if (CIRC.rows[c].wraps > max)
 			max = CIRC.rows[c].wraps;
 	ASSERT_LE(10, max) TH_LOG("most wraps on one CPU: %llu",
@@ -329,7 +328,7 @@ TEST(circular_dump_check)
 {
 	NEED(CIRC);
 	if (CIRC.dump_status)
-		col_print_file("fxt-dump --check", CIRC.dump_log, 20);
+		child_log_print("fxt-dump --check", CIRC.dump_log, 20);
 	EXPECT_EXIT0(CIRC.dump_status, "fxt-dump --check");
 }
 
@@ -340,7 +339,7 @@ TEST(circular_refs_resolve)
 	NEED(CIRC);
 	ASSERT_TRUE(CIRC.scanned);
 	ASSERT_FALSE(CIRC.scan.read_error);
-	for (int c = 0; c < FM_MAX_CPUS; c++)
+	for (int c = 0; c < MAX_CPUS; c++)
 		undef += CIRC.scan.prov[c].undefined_refs;
 	EXPECT_EQ(0, undef) TH_LOG("thread refs with no thread record");
 	EXPECT_EQ(0, CIRC.scan.thread_undefined);
@@ -355,15 +354,15 @@ TEST(circular_refs_resolve)
 static bool SLOW_LOGGED;
 static uint64_t SLOW_LOST, SLOW_MISSES;
 /* Per CPU: switches in the log between the archive's first and last. */
-static uint64_t SLOW_WINDOW[FM_MAX_CPUS];
-static bool SLOW_MATCHED[FM_MAX_CPUS];
-static char SLOW_MATCH_WHY[FM_MAX_CPUS][96];
+static uint64_t SLOW_WINDOW[MAX_CPUS];
+static bool SLOW_MATCHED[MAX_CPUS];
+static char SLOW_MATCH_WHY[MAX_CPUS][96];
 
 static void run_slow(void)
 {
 	const char *extra[] = { "-b", "64K", "-c", "sched", NULL };
 	struct swlog *l;
-	struct fm_bg *bg;
+	struct workload_bg *bg;
 	pid_t pid;
 	int err;
 
@@ -381,19 +380,19 @@ static void run_slow(void)
 			 strerror(-err));
 		goto out;
 	}
-	pid = fm_collect_start(SLOW.archive, "streaming", extra, SLOW.log,
+	pid = collector_start(SLOW.archive, "streaming", extra, SLOW.log,
 			       SLOW.why, sizeof(SLOW.why));
 	if (pid < 0)
 		goto out;
 	/* The ping-pong runs from before the SIGSTOP until after the SIGCONT. */
-	bg = fm_pingpong_bg(ULONG_MAX, -1, -1);
+	bg = workload_pingpong_bg(ULONG_MAX, -1, -1);
 	usleep(100000);
 	kill(pid, SIGSTOP);
 	usleep(600000);
 	kill(pid, SIGCONT);
 	usleep(100000);
-	fm_bg_stop(bg);
-	err = fm_bg_join(bg, NULL);
+	workload_bg_stop(bg);
+	err = workload_bg_join(bg, NULL);
 	if (err)
 		printf("# slow: ping-pong: %s\n", strerror(-err));
 	usleep(200000);		/* let it catch up */
@@ -402,8 +401,8 @@ static void run_slow(void)
 	SLOW_LOGGED = true;
 	SLOW_LOST = swlog_lost(l);
 	SLOW_MISSES = swlog_misses(l);
-	for (int c = 0; c < FM_MAX_CPUS && c < swlog_nr_cpus(l); c++) {
-		const struct fm_prov *p = &SLOW.scan.prov[c];
+	for (int c = 0; c < MAX_CPUS && c < swlog_nr_cpus(l); c++) {
+		const struct scan_prov *p = &SLOW.scan.prov[c];
 		long i, j;
 		size_t n;
 
@@ -443,7 +442,7 @@ TEST(slow_records_dropped)
 
 	NEED(SLOW);
 	ASSERT_LT(0, SLOW.nrows) TH_LOG("no statistics table in %s", SLOW.log);
-	for (int c = 0; c < FM_MAX_CPUS; c++)
+	for (int c = 0; c < MAX_CPUS; c++)
 		d += SLOW.rows[c].dropped;
 	ASSERT_LT(0, d) TH_LOG("nothing dropped: the slow collector tested nothing");
 }
@@ -462,8 +461,8 @@ TEST(slow_written_plus_dropped_equals_switches)
 	ASSERT_TRUE(SLOW_LOGGED);
 	ASSERT_TRUE(SLOW.scanned);
 	ASSERT_LT(0, SLOW.nrows);
-	for (int c = 0; c < FM_MAX_CPUS; c++) {
-		const struct fm_stats_row *s = &SLOW.rows[c];
+	for (int c = 0; c < MAX_CPUS; c++) {
+		const struct stats_row *s = &SLOW.rows[c];
 
 		if (!s->present)
 			continue;
@@ -485,9 +484,9 @@ TEST(slow_dropped_counter_matches_stats)
 	NEED(SLOW);
 	ASSERT_TRUE(SLOW.scanned);
 	ASSERT_LT(0, SLOW.nrows);
-	for (int c = 0; c < FM_MAX_CPUS; c++) {
-		const struct fm_stats_row *s = &SLOW.rows[c];
-		const struct fm_prov *p = &SLOW.scan.prov[c];
+	for (int c = 0; c < MAX_CPUS; c++) {
+		const struct stats_row *s = &SLOW.rows[c];
+		const struct scan_prov *p = &SLOW.scan.prov[c];
 		uint64_t want = s->dropped + s->d_dropped;
 
 		if (!s->present)
@@ -509,8 +508,8 @@ TEST(slow_buffer_full_event_per_dropping_cpu)
 	NEED(SLOW);
 	ASSERT_TRUE(SLOW.scanned);
 	ASSERT_LT(0, SLOW.nrows);
-	for (int c = 0; c < FM_MAX_CPUS; c++) {
-		const struct fm_stats_row *s = &SLOW.rows[c];
+	for (int c = 0; c < MAX_CPUS; c++) {
+		const struct stats_row *s = &SLOW.rows[c];
 
 		if (!s->present)
 			continue;
@@ -528,7 +527,7 @@ TEST(slow_dump_check)
 {
 	NEED(SLOW);
 	if (SLOW.dump_status)
-		col_print_file("fxt-dump --check", SLOW.dump_log, 20);
+		child_log_print("fxt-dump --check", SLOW.dump_log, 20);
 	EXPECT_EXIT0(SLOW.dump_status, "fxt-dump --check");
 }
 
@@ -563,12 +562,12 @@ static int dev_init(struct fxt_device *d, bool *opened, uint32_t mode,
 static struct {
 	bool ran, failed;
 	char why[256];
-	struct fxt_cpu_stats s1[FM_MAX_CPUS], s2[FM_MAX_CPUS];
+	struct fxt_cpu_stats s1[MAX_CPUS], s2[MAX_CPUS];
 	/* after a CLEAR_NONDURABLE restart, and after more switches */
-	struct fxt_cpu_stats s3[FM_MAX_CPUS], s4[FM_MAX_CPUS];
+	struct fxt_cpu_stats s3[MAX_CPUS], s4[MAX_CPUS];
 	int stop_err, term_err, save_err, restart_err;
 	bool scanned;
-	struct fm_scan scan;
+	struct scan scan;
 } DUR;
 
 struct renamer {
@@ -582,12 +581,9 @@ struct renamer {
 static void *renamer_main(void *arg)
 {
 	struct renamer *r = arg;
-	cpu_set_t set;
 	char name[16];
 
-	CPU_ZERO(&set);
-	CPU_SET(r->cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	cpu_pin(0, r->cpu);
 	for (int i = 0; i < r->n; i++) {
 		snprintf(name, sizeof(name), "f%c%u-%u", r->tag, (r->cpu & 0xff),
 			 (i & 0xffff));
@@ -607,7 +603,7 @@ static void *renamer_main(void *arg)
 
 static int get_stats(struct fxt_device *d, struct fxt_cpu_stats *st)
 {
-	for (unsigned int c = 0; c < d->layout.nr_cpus && c < FM_MAX_CPUS; c++) {
+	for (unsigned int c = 0; c < d->layout.nr_cpus && c < MAX_CPUS; c++) {
 		int err = 0;
 
 		st[c] = (struct fxt_cpu_stats){ .cpu = c };
@@ -636,7 +632,7 @@ static void print_stats(const char *what, const struct fxt_cpu_stats *st)
 
 static void run_durable_full(void)
 {
-	struct renamer r[FM_MAX_CPUS];
+	struct renamer r[MAX_CPUS];
 	char path[PATH_MAX];
 	struct fxt_device d;
 	bool opened;
@@ -671,8 +667,8 @@ static void run_durable_full(void)
 	err = get_stats(&d, DUR.s1);
 	/* More switches on every CPU, after the durable buffer filled. */
 	for (int i = 0; !err && i < NCPUS; i++)
-		fm_pingpong(300, CPUS[i], CPUS[i], NULL);
-	fm_sleepers(2 * NCPUS, 50, 200000, CPUS, NCPUS);
+		workload_pingpong(300, CPUS[i], CPUS[i], NULL);
+	workload_sleepers(2 * NCPUS, 50, 200000, CPUS, NCPUS);
 	if (!err)
 		err = get_stats(&d, DUR.s2);
 	if (err) {
@@ -688,14 +684,14 @@ static void run_durable_full(void)
 	if (!DUR.restart_err)
 		DUR.restart_err = get_stats(&d, DUR.s3);
 	for (int i = 0; !DUR.restart_err && i < NCPUS; i++)
-		fm_pingpong(300, CPUS[i], CPUS[i], NULL);
+		workload_pingpong(300, CPUS[i], CPUS[i], NULL);
 	if (!DUR.restart_err)
 		DUR.restart_err = get_stats(&d, DUR.s4);
 	DUR.stop_err = fxt_device_stop(&d, FXT_STOP_WRITE_RESULTS);
-	snprintf(path, sizeof(path), "%s/modes-durable-full.fxt", tmpdir());
+	snprintf(path, sizeof(path), "%s/modes-durable-full.fxt", env_tmpdir());
 	DUR.save_err = fxt_device_save_file(&d, path);
 	DUR.term_err = fxt_device_close(&d);
-	DUR.scanned = !DUR.save_err && !fm_scan(path, NULL, 0, &DUR.scan);
+	DUR.scanned = !DUR.save_err && !scan_archive(path, NULL, 0, &DUR.scan);
 	DUR.ran = true;
 	print_stats("durable-full, after renames", DUR.s1);
 	print_stats("durable-full, later", DUR.s2);
@@ -786,7 +782,7 @@ TEST(durable_full_kept_data_resolves)
 	NEED(DUR);
 	ASSERT_EQ(0, DUR.save_err);
 	ASSERT_TRUE(DUR.scanned);
-	for (int c = 0; c < FM_MAX_CPUS; c++) {
+	for (int c = 0; c < MAX_CPUS; c++) {
 		undef += DUR.scan.prov[c].undefined_refs;
 		sw += DUR.scan.prov[c].switches;
 	}
@@ -816,19 +812,19 @@ TEST(durable_full_stop_and_terminate)
 static struct {
 	bool ran, failed;
 	char why[256];
-	struct fxt_cpu_stats st[FM_MAX_CPUS];
-	struct fm_scan scan;
+	struct fxt_cpu_stats st[MAX_CPUS];
+	struct scan scan;
 } SPILL;
 
 static void run_spill(void)
 {
-	struct renamer r[FM_MAX_CPUS];
+	struct renamer r[MAX_CPUS];
 	char path[PATH_MAX];
 	struct fxt_device d;
 	bool opened;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/modes-spill.fxt", tmpdir());
+	snprintf(path, sizeof(path), "%s/modes-spill.fxt", env_tmpdir());
 	/* 1M: no roll (no SAVE_BUFFER to answer) for this little data. */
 	err = dev_init(&d, &opened, FXT_MODE_STREAMING, 1 << 20, 4096, FXT_CAT_SCHED);
 	if (err) {
@@ -852,10 +848,10 @@ static void run_spill(void)
 	if (!err)
 		err = fxt_device_save_file(&d, path);
 	fxt_device_close(&d);
-	fm_kobj_prefix = "fs";
+	scan_kobj_prefix = "fs";
 	if (!err)
-		err = fm_scan(path, NULL, 0, &SPILL.scan);
-	fm_kobj_prefix = NULL;
+		err = scan_archive(path, NULL, 0, &SPILL.scan);
+	scan_kobj_prefix = NULL;
 	if (err) {
 		snprintf(SPILL.why, sizeof(SPILL.why), "%s", strerror(-err));
 		SPILL.failed = true;
@@ -901,7 +897,7 @@ struct two_windows {
 	bool ran, failed;
 	char why[256];
 	pid_t a[2], b[2];
-	struct fm_scan sa, sb;	/* scan watching A's, B's tids */
+	struct scan sa, sb;	/* scan watching A's, B's tids */
 	uint64_t log_a, log_b;	/* switches of A's, B's threads in the switch log */
 	uint64_t log_lost;
 	/* A thread renamed in the first window, then while stopped. */
@@ -944,15 +940,15 @@ static void renamer_step(struct two_windows *t, int step)
  */
 static void renamer_newest(struct two_windows *t, const char *path)
 {
-	struct fs_archive a;
+	struct records a;
 	bool stamped = false;
 	uint64_t at = 0;
 
 	snprintf(t->newest, sizeof(t->newest), "(none)");
-	if (fs_load(path, &a))
+	if (records_load(path, &a))
 		return;
 	for (size_t i = 0; i < a.nkobjs; i++) {
-		const struct fs_kobj *k = &a.kobjs[i];
+		const struct records_kobj *k = &a.kobjs[i];
 
 		if (k->obj_type != FXT_OBJ_THREAD || k->koid != (uint64_t)t->renamer)
 			continue;
@@ -963,7 +959,7 @@ static void renamer_newest(struct two_windows *t, const char *path)
 			at = k->named_at;
 		}
 	}
-	fs_free(&a);
+	records_free(&a);
 }
 
 /* Switches in the log with prev or next one of tids[2], all CPUs. */
@@ -1026,7 +1022,7 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 
 	struct swlog *l;
 
-	snprintf(path, sizeof(path), "%s/%s.fxt", tmpdir(), name);
+	snprintf(path, sizeof(path), "%s/%s.fxt", env_tmpdir(), name);
 	o = exits_oracle();
 	if (!o) {
 		snprintf(t->why, sizeof(t->why), "oracle: %s", strerror(errno));
@@ -1063,7 +1059,7 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 	err = fxt_device_start(&d, FXT_START_CLEAR_ENTIRE);
 	renamer_step(t, 1);		/* renamed while traced */
 	if (!err)
-		err = fm_pingpong(300, -1, -1, t->a);
+		err = workload_pingpong(300, -1, -1, t->a);
 	wait_final_switches(o, 2, name);
 	if (!err)
 		err = fxt_device_stop(&d, 0);
@@ -1071,7 +1067,7 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 	if (!err)
 		err = fxt_device_start(&d, second);
 	if (!err)
-		err = fm_pingpong(300, -1, -1, t->b);
+		err = workload_pingpong(300, -1, -1, t->b);
 	wait_final_switches(o, 4, name);
 	if (!err)
 		err = fxt_device_stop(&d, FXT_STOP_WRITE_RESULTS);
@@ -1093,10 +1089,10 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 	}
 	renamer_newest(t, path);
 	tids[0] = t->a[0], tids[1] = t->a[1];
-	err = fm_scan(path, tids, 2, &t->sa);
+	err = scan_archive(path, tids, 2, &t->sa);
 	tids[0] = t->b[0], tids[1] = t->b[1];
 	if (!err)
-		err = fm_scan(path, tids, 2, &t->sb);
+		err = scan_archive(path, tids, 2, &t->sb);
 	if (err) {
 		snprintf(t->why, sizeof(t->why), "scan: %s", strerror(-err));
 		t->failed = true;
@@ -1105,7 +1101,7 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 	t->ran = true;
 	uint64_t na = 0, nb = 0;
 
-	for (int c = 0; c < FM_MAX_CPUS; c++) {
+	for (int c = 0; c < MAX_CPUS; c++) {
 		na += t->sa.prov[c].tid_switches;
 		nb += t->sb.prov[c].tid_switches;
 	}
@@ -1117,20 +1113,20 @@ static void run_two_windows(struct two_windows *t, uint32_t mode,
 	       (unsigned long long)t->log_lost);
 }
 
-static uint64_t tid_switches(const struct fm_scan *s)
+static uint64_t tid_switches(const struct scan *s)
 {
 	uint64_t n = 0;
 
-	for (int c = 0; c < FM_MAX_CPUS; c++)
+	for (int c = 0; c < MAX_CPUS; c++)
 		n += s->prov[c].tid_switches;
 	return n;
 }
 
-static uint64_t reassigned(const struct fm_scan *s)
+static uint64_t reassigned(const struct scan *s)
 {
 	uint64_t n = 0;
 
-	for (int c = 0; c < FM_MAX_CPUS; c++)
+	for (int c = 0; c < MAX_CPUS; c++)
 		n += s->prov[c].thread_reassigned + s->prov[c].string_reassigned;
 	return n;
 }
@@ -1273,26 +1269,26 @@ TEST(clear_nondurable_keeps_durable)
 static struct {
 	bool ran, failed;
 	char why[256];
-	struct fxt_cpu_stats s1[FM_MAX_CPUS], s2[FM_MAX_CPUS];
+	struct fxt_cpu_stats s1[MAX_CPUS], s2[MAX_CPUS];
 	pid_t pair[2];
 	int dump_status;
-	struct fm_scan scan;
+	struct scan scan;
 	char archive[PATH_MAX], dump_log[PATH_MAX];
 } NDSPILL;
 
 static void run_nondurable_spill(void)
 {
-	struct renamer r[FM_MAX_CPUS];
+	struct renamer r[MAX_CPUS];
 	uint64_t tids[2];
-	struct fm_bg *bg = NULL;
+	struct workload_bg *bg = NULL;
 	struct fxt_device d;
 	bool opened;
 	int err;
 
 	snprintf(NDSPILL.archive, sizeof(NDSPILL.archive),
-		 "%s/modes-nondurable-spill.fxt", tmpdir());
+		 "%s/modes-nondurable-spill.fxt", env_tmpdir());
 	snprintf(NDSPILL.dump_log, sizeof(NDSPILL.dump_log),
-		 "%s/modes-nondurable-spill-dump.log", tmpdir());
+		 "%s/modes-nondurable-spill-dump.log", env_tmpdir());
 	err = dev_init(&d, &opened, FXT_MODE_ONESHOT, 2 << 20, 4096, FXT_CAT_SCHED);
 	if (err) {
 		snprintf(NDSPILL.why, sizeof(NDSPILL.why), "%s: %s",
@@ -1309,7 +1305,7 @@ static void run_nondurable_spill(void)
 	for (int i = 0; !err && i < NCPUS; i++)
 		pthread_join(r[i].th, NULL);
 	if (!err) {
-		bg = fm_pingpong_bg(ULONG_MAX, CPUS[0], CPUS[NCPUS - 1]);
+		bg = workload_pingpong_bg(ULONG_MAX, CPUS[0], CPUS[NCPUS - 1]);
 		if (!bg)
 			err = -ENOMEM;
 	}
@@ -1323,9 +1319,9 @@ static void run_nondurable_spill(void)
 		err = fxt_device_start(&d, FXT_START_CLEAR_NONDURABLE);
 	if (!err)
 		usleep(200000);
-	fm_bg_stop(bg);
+	workload_bg_stop(bg);
 	if (bg) {
-		int e = fm_bg_join(bg, NDSPILL.pair);
+		int e = workload_bg_join(bg, NDSPILL.pair);
 
 		err = err ? err : e;
 	}
@@ -1341,10 +1337,10 @@ static void run_nondurable_spill(void)
 		NDSPILL.failed = true;
 		return;
 	}
-	NDSPILL.dump_status = col_dump_check(NDSPILL.archive,
+	NDSPILL.dump_status = dump_check(NDSPILL.archive,
 					     NDSPILL.dump_log, 120);
 	tids[0] = NDSPILL.pair[0], tids[1] = NDSPILL.pair[1];
-	err = fm_scan(NDSPILL.archive, tids, 2, &NDSPILL.scan);
+	err = scan_archive(NDSPILL.archive, tids, 2, &NDSPILL.scan);
 	if (err) {
 		snprintf(NDSPILL.why, sizeof(NDSPILL.why), "scan: %s",
 			 strerror(-err));
@@ -1371,7 +1367,7 @@ TEST(clear_nondurable_spill_refs_resolve)
 	uint64_t undef = 0;
 
 	NEED(NDSPILL);
-	for (int c = 0; c < FM_MAX_CPUS; c++)
+	for (int c = 0; c < MAX_CPUS; c++)
 		undef += NDSPILL.scan.prov[c].undefined_refs;
 	EXPECT_EQ(0, undef);
 	EXPECT_EQ(0, NDSPILL.scan.thread_undefined);
@@ -1387,7 +1383,7 @@ TEST(clear_nondurable_spill_dump_check)
 {
 	NEED(NDSPILL);
 	if (NDSPILL.dump_status)
-		col_print_file("fxt-dump --check", NDSPILL.dump_log, 20);
+		child_log_print("fxt-dump --check", NDSPILL.dump_log, 20);
 	EXPECT_EXIT0(NDSPILL.dump_status, "fxt-dump --check");
 }
 
@@ -1398,18 +1394,18 @@ TEST(clear_nondurable_spill_dump_check)
 static void run_nesting(void)
 {
 	const char *extra[] = { "-b", "256K", NULL };
-	struct fm_bg *bg;
+	struct workload_bg *bg;
 	pid_t pid;
 
 	crun_paths(&NEST, "modes-nesting");
-	pid = fm_collect_start(NEST.archive, "streaming", extra, NEST.log,
+	pid = collector_start(NEST.archive, "streaming", extra, NEST.log,
 			       NEST.why, sizeof(NEST.why));
 	if (pid < 0)
 		return;
 	/* Cross-CPU wakeups: reschedule IPIs; sleepers: timer interrupts. */
-	bg = fm_pingpong_bg(ROUNDS / 4, CPUS[0], CPUS[NCPUS - 1]);
-	fm_sleepers(16, 200, 50000, CPUS, NCPUS);
-	fm_bg_join(bg, NULL);
+	bg = workload_pingpong_bg(ROUNDS / 4, CPUS[0], CPUS[NCPUS - 1]);
+	workload_sleepers(16, 200, 50000, CPUS, NCPUS);
+	workload_bg_join(bg, NULL);
 	crun_finish(&NEST, pid, NULL, 0);
 	crun_print("nesting", &NEST);
 }
@@ -1424,7 +1420,7 @@ TEST(nesting_dump_check)
 {
 	NEED(NEST);
 	if (NEST.dump_status)
-		col_print_file("fxt-dump --check", NEST.dump_log, 20);
+		child_log_print("fxt-dump --check", NEST.dump_log, 20);
 	EXPECT_EXIT0(NEST.dump_status, "fxt-dump --check");
 }
 
@@ -1442,9 +1438,9 @@ TEST(nesting_begin_end_nest)
 {
 	NEED(NEST);
 	ASSERT_TRUE(NEST.scanned);
-	for (int c = 0; c < FM_MAX_CPUS; c++) {
-		const struct fm_prov *p = &NEST.scan.prov[c];
-		const struct fm_stats_row *s = &NEST.rows[c];
+	for (int c = 0; c < MAX_CPUS; c++) {
+		const struct scan_prov *p = &NEST.scan.prov[c];
+		const struct stats_row *s = &NEST.rows[c];
 
 		EXPECT_EQ(0, p->other_thread_irq)
 			TH_LOG("cpu %d: duration events off the irq pseudo-thread", c);
@@ -1477,12 +1473,9 @@ static void *flood_main(void *arg)
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	socklen_t len = sizeof(a);
 	char buf[64] = { 0 };
-	cpu_set_t set;
 	int r, s;
 
-	CPU_ZERO(&set);
-	CPU_SET((int)(long)arg, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	cpu_pin(0, (int)(long)arg);
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	r = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -1523,7 +1516,7 @@ static int loopback_up(void)
 static void run_hook_cycles(void)
 {
 	const char *extra[] = { "-b", "8M", "-c", "irq,softirq", NULL };
-	pthread_t th[FM_MAX_CPUS];
+	pthread_t th[MAX_CPUS];
 	int n = 0, ret;
 
 	ret = loopback_up();
@@ -1542,7 +1535,7 @@ static void run_hook_cycles(void)
 
 		snprintf(name, sizeof(name), "modes-hook-%d", c);
 		crun_paths(&HOOK[c], name);
-		pid = fm_collect_start(HOOK[c].archive, "streaming", extra,
+		pid = collector_start(HOOK[c].archive, "streaming", extra,
 				       HOOK[c].log, HOOK[c].why,
 				       sizeof(HOOK[c].why));
 		if (pid < 0)
@@ -1582,8 +1575,8 @@ TEST(hook_cycles_nest)
 		NEED(HOOK[k]);
 		EXPECT_EXIT0(HOOK[k].status, "fxt-collect");
 		ASSERT_TRUE(HOOK[k].scanned);
-		for (int c = 0; c < FM_MAX_CPUS; c++) {
-			const struct fm_prov *p = &HOOK[k].scan.prov[c];
+		for (int c = 0; c < MAX_CPUS; c++) {
+			const struct scan_prov *p = &HOOK[k].scan.prov[c];
 
 			softirqs += p->irq_begin;
 			if (HOOK[k].rows[c].dropped) {
@@ -1629,11 +1622,11 @@ static void run_oneshot_full(void)
 		oracle_close(o);
 		return;
 	}
-	pid = fm_collect_start(OSF.archive, "oneshot", extra, OSF.log, OSF.why,
+	pid = collector_start(OSF.archive, "oneshot", extra, OSF.log, OSF.why,
 			       sizeof(OSF.why));
 	if (pid >= 0) {
 		/* ~80000 switches of ~16 bytes: 20 times what 64K holds. */
-		if (fm_pingpong(20000, -1, -1, OSF_T))
+		if (workload_pingpong(20000, -1, -1, OSF_T))
 			printf("# oneshot full: ping-pong failed\n");
 		/* Every switch of the pair while the trace ran: log <= kept + dropped. */
 		wait_final_switches(o, 2, "oneshot full");
@@ -1662,8 +1655,8 @@ TEST(oneshot_full_dropped_and_flagged)
 	NEED(OSF);
 	ASSERT_TRUE(OSF.scanned);
 	ASSERT_LT(0, OSF.nrows);
-	for (int c = 0; c < FM_MAX_CPUS; c++) {
-		const struct fm_stats_row *s = &OSF.rows[c];
+	for (int c = 0; c < MAX_CPUS; c++) {
+		const struct stats_row *s = &OSF.rows[c];
 
 		if (!s->present)
 			continue;
@@ -1689,7 +1682,7 @@ TEST(oneshot_full_kept_plus_dropped_covers_log)
 
 	NEED(OSF);
 	ASSERT_EQ(0, OSF_LOST);
-	for (int c = 0; c < FM_MAX_CPUS; c++) {
+	for (int c = 0; c < MAX_CPUS; c++) {
 		kept += OSF.scan.prov[c].tid_switches;
 		dropped += OSF.rows[c].present ? OSF.rows[c].dropped : 0;
 	}
@@ -1722,12 +1715,12 @@ static int addcat_run(uint32_t additional, const char *name, uint64_t *begins)
 		.additional_categories = additional,
 	};
 	char path[PATH_MAX];
-	struct fm_scan s;
+	struct scan s;
 	struct fxt_device d;
 	bool opened;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/%s.fxt", tmpdir(), name);
+	snprintf(path, sizeof(path), "%s/%s.fxt", env_tmpdir(), name);
 	err = dev_init(&d, &opened, FXT_MODE_ONESHOT, 2 << 20, 0, FXT_CAT_SCHED);
 	if (err)
 		return err;
@@ -1739,9 +1732,9 @@ static int addcat_run(uint32_t additional, const char *name, uint64_t *begins)
 		err = fxt_device_save_file(&d, path);
 	fxt_device_close(&d);
 	if (!err)
-		err = fm_scan(path, NULL, 0, &s);
+		err = scan_archive(path, NULL, 0, &s);
 	*begins = 0;
-	for (int c = 0; !err && c < FM_MAX_CPUS; c++)
+	for (int c = 0; !err && c < MAX_CPUS; c++)
 		*begins += s.prov[c].irq_begin;
 	return err;
 }
@@ -1785,12 +1778,12 @@ static void run_index_exhaustion(void)
 	int err;
 
 	crun_paths(&IDX, "modes-indices");
-	pid = fm_collect_start(IDX.archive, "streaming", extra, IDX.log, IDX.why,
+	pid = collector_start(IDX.archive, "streaming", extra, IDX.log, IDX.why,
 			       sizeof(IDX.why));
 	if (pid < 0)
 		return;
 	/* 400 threads on one CPU, each switching often enough for an index. */
-	err = fm_sleepers(400, 12, 200000, CPUS, 1);
+	err = workload_sleepers(400, 12, 200000, CPUS, 1);
 	if (err)
 		printf("# indices: sleepers: %s\n", strerror(-err));
 	crun_finish(&IDX, pid, NULL, 0);
@@ -1806,7 +1799,7 @@ static void run_index_exhaustion(void)
  */
 TEST(thread_indices_run_out_cleanly)
 {
-	const struct fm_prov *p;
+	const struct scan_prov *p;
 
 	NEED(IDX);
 	ASSERT_TRUE(IDX.scanned);
@@ -1855,11 +1848,11 @@ static void scenarios_ran_hook(struct __test_metadata *_metadata)
 
 int main(int argc, char **argv)
 {
-	double t0 = col_now();
+	double t0 = env_now();
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ROUNDS = col_env_ulong("FXT_MODES_N", 20000);
-	NCPUS = fm_cpus(CPUS, FM_MAX_CPUS);
+	ROUNDS = env_ulong("FXT_MODES_N", 20000);
+	NCPUS = cpu_list(CPUS, MAX_CPUS);
 	if (NCPUS == 0)
 		CPUS[NCPUS++] = 0;
 	if (geteuid() != 0 || access(FXT_DEVICE_PATH, F_OK)) {
@@ -1897,7 +1890,7 @@ int main(int argc, char **argv)
 		run_nesting();
 		run_hook_cycles();
 	}
-	printf("# scenarios took %.1f s\n", col_now() - t0);
+	printf("# scenarios took %.1f s\n", env_now() - t0);
 	fflush(stdout);
 	return test_harness_run(argc, argv);
 }

@@ -4,7 +4,8 @@
  * renames and exec (Documentation/records.rst, "Threads, processes and
  * names").
  *
- * Workload, run once in main() under fxt-collect -m streaming (lib/fxtscan.h):
+ * Workload, run once in main() under fxt-collect -m streaming
+ * (lib/collector.h; the archive read by lib/records.h):
  *   - NR_RENAMED threads, created mid-trace, run a while under the name
  *     they inherit ("fxt_names"), then each renames itself with
  *     prctl(PR_SET_NAME, "fxt-renamed-N") and runs a while more;
@@ -49,7 +50,12 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "fxtscan.h"
+#include "collector.h"
+#include "cpu.h"
+#include "kfile.h"
+#include "kmsg.h"
+#include "need_archive.h"
+#include "records.h"
 #include "libfxt.h"
 
 #define NAME		"names"
@@ -71,8 +77,8 @@ static struct {
 	bool ran;			/* workload ran inside the trace */
 	bool loaded;			/* archive read */
 	char why[512];
-	struct fs_collector coll;
-	struct fs_archive a;
+	struct collector coll;
+	struct records a;
 	int dump_status;
 	char dump_log[PATH_MAX + 16];
 	pid_t pid;			/* this process */
@@ -134,18 +140,6 @@ static void *self_renamer_main(void *arg)
 	return NULL;
 }
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -EIO;
-}
-
 /* "/bin/./././.../true": PATH_MAX - 1 bytes, the longest path exec takes. */
 static void long_exec_path(char *p, size_t size)
 {
@@ -159,31 +153,6 @@ static void long_exec_path(char *p, size_t size)
 	if (n + strlen(LONG_EXEC_COMM) < want)
 		p[n++] = '/';
 	strcpy(p + n, LONG_EXEC_COMM);
-}
-
-/* KFENCE lines the kernel logged since fd was opened at the end of the log. */
-static void scan_kmsg(int fd)
-{
-	char rec[2048];
-	ssize_t n;
-
-	while ((n = read(fd, rec, sizeof(rec) - 1)) != 0) {
-		char *msg;
-
-		if (n < 0) {
-			if (errno == EPIPE)	/* overwritten: go on */
-				continue;
-			break;			/* EAGAIN: no more */
-		}
-		rec[n] = '\0';
-		msg = strchr(rec, ';');
-		msg = msg ? msg + 1 : rec;
-		if (!strstr(msg, "BUG: KFENCE"))
-			continue;
-		if (!R.kfence_reports++)
-			snprintf(R.kfence_first, sizeof(R.kfence_first), "%.*s",
-				 (int)strcspn(msg, "\n"), msg);
-	}
 }
 
 /*
@@ -215,15 +184,13 @@ static void long_path_execs(void)
 			 path, strerror(errno));
 		return;
 	}
-	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (kmsg < 0 || lseek(kmsg, 0, SEEK_END) < 0) {
+	kmsg = kmsg_open_end();
+	if (kmsg < 0) {
 		snprintf(R.kfence_why, sizeof(R.kfence_why), "/dev/kmsg: %s",
-			 strerror(errno));
-		if (kmsg >= 0)
-			close(kmsg);
+			 strerror(-kmsg));
 		return;
 	}
-	n = write_str(KFENCE_INTERVAL, "1");
+	n = kfile_write(KFENCE_INTERVAL, "1");
 	if (n) {
 		snprintf(R.kfence_why, sizeof(R.kfence_why),
 			 "cannot turn KFENCE sampling on: %s", strerror(-n));
@@ -243,18 +210,11 @@ static void long_path_execs(void)
 		    !WIFEXITED(status) || WEXITSTATUS(status))
 			R.long_exec_failures++;
 	}
-	write_str(KFENCE_INTERVAL, old);
-	scan_kmsg(kmsg);
+	kfile_write(KFENCE_INTERVAL, old);
+	/* KFENCE lines the kernel logged meanwhile. */
+	R.kfence_reports = kmsg_count(kmsg, "BUG: KFENCE", R.kfence_first,
+				      sizeof(R.kfence_first));
 	close(kmsg);
-}
-
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
 }
 
 /* Renames itself on its rename CPU; it was forked on its fork CPU. */
@@ -264,7 +224,7 @@ static void *cross_main(void *arg)
 	char name[16];
 
 	R.cross[n] = gettid();
-	err = pin_to(R.cross_rename_cpu[n]);
+	err = -cpu_pin(0, R.cross_rename_cpu[n]);
 	if (err)
 		R.cross_err = err;
 	run_a_bit();
@@ -293,7 +253,7 @@ static int cross_cpu_renames(void)
 	for (; n < NR_CROSS; n++) {
 		R.cross_fork_cpu[n] = n % 2 ? 0 : 1;
 		R.cross_rename_cpu[n] = n % 2 ? 1 : 0;
-		err = pin_to(R.cross_fork_cpu[n]);
+		err = -cpu_pin(0, R.cross_fork_cpu[n]);
 		if (err) {
 			R.cross_err = err;
 			break;
@@ -504,38 +464,30 @@ static void run(void)
 		return;
 	}
 	R.nr_snap = snap_start(snap_threads);
-	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why))) {
+	if (collector_start_named(&R.coll, NAME, R.why, sizeof(R.why))) {
 		snap_stop(snap_threads, R.nr_snap);
 		return;
 	}
 	ret = workload();
 	if (ret) {
 		snprintf(R.why, sizeof(R.why), "workload: %s", strerror(-ret));
-		fs_collect_stop(&R.coll, R.why + strlen(R.why), 1);
+		collector_stop(&R.coll, R.why + strlen(R.why), 1);
 		snap_stop(snap_threads, R.nr_snap);
 		return;
 	}
 	R.ran = true;
-	ret = fs_collect_stop(&R.coll, R.why, sizeof(R.why));
+	ret = collector_stop(&R.coll, R.why, sizeof(R.why));
 	snap_stop(snap_threads, R.nr_snap);
 	if (ret)
 		return;
-	ret = fs_load(R.coll.archive, &R.a);
-	if (ret) {
-		snprintf(R.why, sizeof(R.why), "%.300s: %s", R.coll.archive,
-			 strerror(-ret));
+	ret = records_read(R.coll.archive, &R.a, R.why, sizeof(R.why));
+	if (ret)
 		return;
-	}
 	R.loaded = true;
 	snprintf(R.dump_log, sizeof(R.dump_log), "%s.check", R.coll.archive);
-	col_tool_path(tool, sizeof(tool), "FXT_DUMP", "userspace/fxt-dump");
-	R.dump_status = col_run(argv, R.dump_log, 120);
+	env_tool_path(tool, sizeof(tool), "FXT_DUMP", "userspace/fxt-dump");
+	R.dump_status = child_run(argv, R.dump_log, 120);
 }
-
-#define NEED_ARCHIVE() do {						\
-	if (!R.loaded)							\
-		SKIP(return, "no archive: %s", R.why);			\
-} while (0)
 
 TEST(scenario_ran)
 {
@@ -559,7 +511,7 @@ TEST(fxt_dump_check)
 {
 	NEED_ARCHIVE();
 	if (R.dump_status)
-		col_print_file("fxt-dump --check", R.dump_log, 20);
+		child_log_print("fxt-dump --check", R.dump_log, 20);
 	ASSERT_EQ(0, R.dump_status);
 }
 
@@ -570,7 +522,7 @@ static const char *thread_problem(uint64_t koid, uint64_t *process)
 	bool any = false, named = false, has_proc = false;
 
 	for (size_t i = 0; i < R.a.nkobjs; i++) {
-		const struct fs_kobj *k = &R.a.kobjs[i];
+		const struct records_kobj *k = &R.a.kobjs[i];
 
 		if (k->obj_type != FXT_OBJ_THREAD || k->koid != koid)
 			continue;
@@ -617,7 +569,7 @@ TEST(switch_threads_have_names)
 
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nsw; i++) {
-		const struct fs_switch *s = &R.a.sw[i];
+		const struct records_switch *s = &R.a.sw[i];
 
 		for (int side = 0; side < 2; side++) {
 			bool def = side ? s->in_defined : s->out_defined;
@@ -654,7 +606,7 @@ TEST(switch_pid_is_kobj_process)
 
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nsw; i++) {
-		const struct fs_switch *s = &R.a.sw[i];
+		const struct records_switch *s = &R.a.sw[i];
 
 		for (int side = 0; side < 2; side++) {
 			uint64_t tid = side ? s->in_tid : s->out_tid;
@@ -666,7 +618,7 @@ TEST(switch_pid_is_kobj_process)
 				continue;
 			/* any of the thread's records may name the process */
 			for (size_t j = 0; j < R.a.nkobjs; j++) {
-				const struct fs_kobj *o = &R.a.kobjs[j];
+				const struct records_kobj *o = &R.a.kobjs[j];
 
 				if (o->obj_type == FXT_OBJ_THREAD && o->koid == tid &&
 				    o->has_process) {
@@ -703,7 +655,7 @@ TEST(workload_threads_switched)
 static void log_names(uint64_t koid)
 {
 	for (size_t i = 0; i < R.a.nkobjs; i++) {
-		const struct fs_kobj *k = &R.a.kobjs[i];
+		const struct records_kobj *k = &R.a.kobjs[i];
 
 		if (k->koid == koid)
 			printf("#   koid %llu: %s \"%s\" (provider %u, offset 0x%llx)\n",
@@ -730,7 +682,7 @@ TEST(snapshot_names_sleeping_threads)
 		char name[16];
 
 		snprintf(name, sizeof(name), "fxt-snap-%d", n);
-		if (!fs_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.snap[n], name) &&
+		if (!records_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.snap[n], name) &&
 		    missing++ < 5) {
 			TH_LOG("thread %d: no thread record \"%s\"", R.snap[n], name);
 			log_names(R.snap[n]);
@@ -747,7 +699,7 @@ TEST(renamed_threads_have_new_name)
 		bool ok;
 
 		snprintf(name, sizeof(name), "fxt-renamed-%d", n);
-		ok = fs_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.renamed[n], name);
+		ok = records_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.renamed[n], name);
 		EXPECT_TRUE(ok) {
 			TH_LOG("thread %d: no thread record \"%s\"", R.renamed[n], name);
 			log_names(R.renamed[n]);
@@ -766,7 +718,7 @@ TEST(name_records_carry_named_at)
 
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nkobjs; i++) {
-		const struct fs_kobj *k = &R.a.kobjs[i];
+		const struct records_kobj *k = &R.a.kobjs[i];
 		bool ours = k->koid == (uint64_t)R.self_renamer ||
 			    k->koid == (uint64_t)R.exec_child;
 		int rank;
@@ -803,7 +755,7 @@ TEST(renamed_threads_keep_process)
 	NEED_ARCHIVE();
 	for (int n = 0; n < NR_RENAMED; n++) {
 		for (size_t i = 0; i < R.a.nkobjs; i++) {
-			const struct fs_kobj *k = &R.a.kobjs[i];
+			const struct records_kobj *k = &R.a.kobjs[i];
 
 			if (k->obj_type != FXT_OBJ_THREAD ||
 			    k->koid != (uint64_t)R.renamed[n])
@@ -820,7 +772,7 @@ TEST(renamed_threads_have_old_name)
 {
 	NEED_ARCHIVE();
 	for (int n = 0; n < NR_RENAMED; n++) {
-		bool ok = fs_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.renamed[n],
+		bool ok = records_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.renamed[n],
 					    R.orig_comm);
 		EXPECT_TRUE(ok) {
 			TH_LOG("thread %d: no thread record \"%s\" from before the rename",
@@ -834,13 +786,13 @@ TEST(renamed_threads_have_old_name)
 TEST(self_renamer_every_name)
 {
 	NEED_ARCHIVE();
-	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.self_renamer,
+	EXPECT_TRUE(records_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.self_renamer,
 				      R.orig_comm));
 	for (int i = 0; i < NR_SELF; i++) {
 		char name[16];
 
 		snprintf(name, sizeof(name), "fxt-self-%d", i);
-		EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_THREAD,
+		EXPECT_TRUE(records_has_kobj_named(&R.a, FXT_OBJ_THREAD,
 					      R.self_renamer, name))
 			TH_LOG("thread %d: no record \"%s\"", R.self_renamer, name);
 	}
@@ -860,7 +812,7 @@ TEST(self_renamer_order_per_cpu)
 		int last = -2;
 
 		for (size_t i = 0; i < R.a.nkobjs; i++) {
-			const struct fs_kobj *k = &R.a.kobjs[i];
+			const struct records_kobj *k = &R.a.kobjs[i];
 			int rank = -2;
 
 			if (k->provider != (uint32_t)p || k->obj_type != FXT_OBJ_THREAD ||
@@ -883,14 +835,14 @@ TEST(self_renamer_order_per_cpu)
 /* (b) The exec'd child: process and thread named after the new image. */
 TEST(exec_child_named_after_image)
 {
-	const struct fs_kobj *k[32];
+	const struct records_kobj *k[32];
 	size_t n;
 	bool thread_ok = false;
 
 	NEED_ARCHIVE();
-	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_PROCESS, R.exec_child, EXEC_COMM))
+	EXPECT_TRUE(records_has_kobj_named(&R.a, FXT_OBJ_PROCESS, R.exec_child, EXEC_COMM))
 		TH_LOG("no process record \"" EXEC_COMM "\" for %d", R.exec_child);
-	n = fs_kobjs_of(&R.a, FXT_OBJ_THREAD, R.exec_child, k, 32);
+	n = records_kobjs_of(&R.a, FXT_OBJ_THREAD, R.exec_child, k, 32);
 	for (size_t i = 0; i < n && i < 32; i++)
 		if (!strcmp(k[i]->name, EXEC_COMM) && k[i]->has_process &&
 		    k[i]->process_arg_type == FXT_ARG_KOID &&
@@ -908,7 +860,7 @@ static unsigned int count_named(uint8_t obj_type, uint64_t koid, const char *nam
 	unsigned int n = 0;
 
 	for (size_t i = 0; i < R.a.nkobjs; i++) {
-		const struct fs_kobj *k = &R.a.kobjs[i];
+		const struct records_kobj *k = &R.a.kobjs[i];
 
 		n += k->obj_type == obj_type && k->koid == koid &&
 		     k->provider != FXT_NAMES_PROVIDER_ID &&
@@ -934,18 +886,18 @@ TEST(exec_names_written_once)
 TEST(exec_child_has_fork_name)
 {
 	NEED_ARCHIVE();
-	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.exec_child, R.orig_comm))
+	EXPECT_TRUE(records_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.exec_child, R.orig_comm))
 		log_names(R.exec_child);
-	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_PROCESS, R.exec_child, R.orig_comm));
+	EXPECT_TRUE(records_has_kobj_named(&R.a, FXT_OBJ_PROCESS, R.exec_child, R.orig_comm));
 }
 
 /* The leader renaming itself renames the process (records.rst). */
 TEST(leader_rename_renames_process)
 {
 	NEED_ARCHIVE();
-	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.pid, LEADER_COMM));
-	EXPECT_TRUE(fs_has_kobj_named(&R.a, FXT_OBJ_PROCESS, R.pid, LEADER_COMM));
-	if (!fs_has_kobj_named(&R.a, FXT_OBJ_PROCESS, R.pid, LEADER_COMM))
+	EXPECT_TRUE(records_has_kobj_named(&R.a, FXT_OBJ_THREAD, R.pid, LEADER_COMM));
+	EXPECT_TRUE(records_has_kobj_named(&R.a, FXT_OBJ_PROCESS, R.pid, LEADER_COMM));
+	if (!records_has_kobj_named(&R.a, FXT_OBJ_PROCESS, R.pid, LEADER_COMM))
 		log_names(R.pid);
 }
 
@@ -964,9 +916,9 @@ TEST(rename_copies_only_the_name)
 }
 
 /* The last record of (obj_type, koid) in archive order, or NULL. */
-static const struct fs_kobj *last_record(uint8_t obj_type, uint64_t koid)
+static const struct records_kobj *last_record(uint8_t obj_type, uint64_t koid)
 {
-	const struct fs_kobj *last = NULL;
+	const struct records_kobj *last = NULL;
 
 	for (size_t i = 0; i < R.a.nkobjs; i++)
 		if (R.a.kobjs[i].obj_type == obj_type && R.a.kobjs[i].koid == koid)
@@ -978,7 +930,7 @@ static void expect_last_named(struct __test_metadata *_metadata,
 			      uint8_t obj_type, uint64_t koid, const char *want,
 			      uint64_t *bad)
 {
-	const struct fs_kobj *k = last_record(obj_type, koid);
+	const struct records_kobj *k = last_record(obj_type, koid);
 
 	if (k && !strcmp(k->name, want))
 		return;
@@ -1036,7 +988,7 @@ TEST(cross_cpu_renames_on_two_cpus)
 
 		snprintf(name, sizeof(name), "fxt-cross-%d", n);
 		for (size_t i = 0; i < R.a.nkobjs; i++) {
-			const struct fs_kobj *k = &R.a.kobjs[i];
+			const struct records_kobj *k = &R.a.kobjs[i];
 
 			if (k->obj_type != FXT_OBJ_THREAD ||
 			    k->koid != (uint64_t)R.cross[n] ||
@@ -1071,7 +1023,7 @@ TEST(io_worker_named_before_it_runs)
 	}
 	ASSERT_NE(0, first) TH_LOG("io worker %d never switched in", R.io_worker);
 	for (size_t i = 0; i < R.a.nkobjs; i++) {
-		const struct fs_kobj *k = &R.a.kobjs[i];
+		const struct records_kobj *k = &R.a.kobjs[i];
 
 		if (k->obj_type == FXT_OBJ_THREAD && k->koid == (uint64_t)R.io_worker &&
 		    k->has_named_at && k->named_at < named)
@@ -1091,7 +1043,7 @@ TEST(kobj_records_well_typed)
 
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nkobjs; i++) {
-		const struct fs_kobj *k = &R.a.kobjs[i];
+		const struct records_kobj *k = &R.a.kobjs[i];
 		bool ok = k->name[0] &&
 			  (k->obj_type == FXT_OBJ_PROCESS ? !k->has_process :
 			   k->obj_type == FXT_OBJ_THREAD &&

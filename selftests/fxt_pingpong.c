@@ -17,9 +17,9 @@
  */
 #include "kselftest_harness.h"
 
-#define PP_NAME	"pp"
-#define PP_PIN	PP_PIN_NONE
-#include "pp_tests.h"
+#define PINGPONG_NAME	"pp"
+#define PINGPONG_PIN	PINGPONG_PIN_NONE
+#include "pingpong_tests.h"
 
 TEST(switches_seen)
 {
@@ -39,7 +39,7 @@ TEST(switches_equal_total)
 	if (R.or_misses)
 		TH_LOG("oracle programs were skipped %llu times (nested runs): its counts may be short",
 		       (unsigned long long)R.or_misses);
-	ASSERT_EQ(R.or_switches_total, arc_sum(&R.arc, switches));
+	ASSERT_EQ(R.or_switches_total, archive_sum(&R.arc, switches));
 }
 
 TEST(switches_equal_per_cpu)

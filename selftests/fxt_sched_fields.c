@@ -43,7 +43,10 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "fxtscan.h"
+#include "collector.h"
+#include "cpu.h"
+#include "need_archive.h"
+#include "records.h"
 #include "oracle.h"
 #include "libfxt.h"
 
@@ -97,8 +100,8 @@ static struct {
 static struct {
 	bool ran, loaded;
 	char why[512];
-	struct fs_collector coll;
-	struct fs_archive a;
+	struct collector coll;
+	struct records a;
 	struct worker w[NR_T];
 	int report_status;
 	char report_csv[PATH_MAX + 16];
@@ -137,10 +140,10 @@ static long nvcsw(pid_t pid)
  */
 static long wait_nvcsw(pid_t pid, long n)
 {
-	double end = col_now() + 5;
+	double end = env_now() + 5;
 	long v;
 
-	while ((v = nvcsw(pid)) < n && col_now() < end)
+	while ((v = nvcsw(pid)) < n && env_now() < end)
 		usleep(1000);
 	return v;
 }
@@ -181,13 +184,6 @@ static void stop_a_child(void)
 	waitpid(pid, &status, 0);
 }
 
-static uint64_t boottime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 static void *worker_main(void *arg)
 {
@@ -214,7 +210,7 @@ static void *worker_main(void *arg)
 		w->err = errno;
 		return NULL;
 	}
-	w->t_set = boottime_ns();
+	w->t_set = env_boottime_ns();
 	for (int i = 0; i < NR_SLEEPS; i++)
 		usleep(300);
 	return NULL;
@@ -231,10 +227,10 @@ static void *pi_holder_main(void *arg)
 	for (int i = 0; i < PI_SLEEPS; i++)	/* boosted once the waiter blocks */
 		usleep(500);
 	pthread_mutex_unlock(&PI.mutex);
-	PI.t_unlocked = boottime_ns();
+	PI.t_unlocked = env_boottime_ns();
 	for (int i = 0; i < PI_SLEEPS; i++)	/* back at nice 0 */
 		usleep(500);
-	PI.t_done = boottime_ns();
+	PI.t_done = env_boottime_ns();
 	return NULL;
 }
 
@@ -248,7 +244,7 @@ static void *pi_waiter_main(void *arg)
 	sem_wait(&PI.locked);
 	if (PI.err)
 		return NULL;
-	PI.t_blocking = boottime_ns();
+	PI.t_blocking = env_boottime_ns();
 	PI.err = pthread_mutex_lock(&PI.mutex);
 	if (!PI.err)
 		pthread_mutex_unlock(&PI.mutex);
@@ -280,21 +276,6 @@ static const char *run_pi_pair(void)
 	return NULL;
 }
 
-static int set_cpu_online(int cpu, bool on)
-{
-	char path[96];
-	int fd;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, on ? "1" : "0", 1);
-	close(fd);
-	return n == 1 ? 0 : -errno;
-}
-
 /*
  * Take the last CPU offline and back online: coming online, its idle task
  * unparks the CPU's stopper thread, a wakeup outside interrupt context.
@@ -309,7 +290,7 @@ static void cpu_cycle(void)
 		snprintf(R.hotplug_why, sizeof(R.hotplug_why), "one CPU");
 		return;
 	}
-	ret = set_cpu_online(cpu, false);
+	ret = cpu_set_online(cpu, false);
 	if (ret) {
 		snprintf(R.hotplug_why, sizeof(R.hotplug_why),
 			 "cpu%d offline: %s", cpu, strerror(-ret));
@@ -317,7 +298,7 @@ static void cpu_cycle(void)
 	}
 	usleep(20000);
 	for (int tries = 0; tries < 5; tries++) {
-		ret = set_cpu_online(cpu, true);
+		ret = cpu_set_online(cpu, true);
 		if (!ret)
 			break;
 		usleep(100000);
@@ -351,7 +332,7 @@ static void run(void)
 		oracle_close(o);
 		return;
 	}
-	if (fs_collect_start(&R.coll, NAME, R.why, sizeof(R.why))) {
+	if (collector_start_named(&R.coll, NAME, R.why, sizeof(R.why))) {
 		oracle_close(o);
 		return;
 	}
@@ -361,7 +342,7 @@ static void run(void)
 		if (ret) {
 			snprintf(R.why, sizeof(R.why), "pthread_create: %s",
 				 strerror(ret));
-			fs_collect_stop(&R.coll, R.why + strlen(R.why), 1);
+			collector_stop(&R.coll, R.why + strlen(R.why), 1);
 			oracle_close(o);
 			return;
 		}
@@ -383,24 +364,16 @@ static void run(void)
 	R.final_switches = oracle_wait_exits(o, R.joined, 10);
 	oracle_close(o);
 	R.ran = true;
-	if (fs_collect_stop(&R.coll, R.why, sizeof(R.why)))
+	if (collector_stop(&R.coll, R.why, sizeof(R.why)))
 		return;
-	ret = fs_load(R.coll.archive, &R.a);
-	if (ret) {
-		snprintf(R.why, sizeof(R.why), "%.300s: %s", R.coll.archive,
-			 strerror(-ret));
+	ret = records_read(R.coll.archive, &R.a, R.why, sizeof(R.why));
+	if (ret)
 		return;
-	}
 	R.loaded = true;
 	snprintf(R.report_csv, sizeof(R.report_csv), "%s.csv", R.coll.archive);
-	col_tool_path(tool, sizeof(tool), "FXT_REPORT", "userspace/fxt-report");
-	R.report_status = access(tool, X_OK) ? -2 : col_run(argv, R.report_csv, 120);
+	env_tool_path(tool, sizeof(tool), "FXT_REPORT", "userspace/fxt-report");
+	R.report_status = access(tool, X_OK) ? -2 : child_run(argv, R.report_csv, 120);
 }
-
-#define NEED_ARCHIVE() do {						\
-	if (!R.loaded)							\
-		SKIP(return, "no archive: %s", R.why);			\
-} while (0)
 
 TEST(scenario_ran)
 {
@@ -450,7 +423,7 @@ TEST(idle_is_process_0_priority_0)
 
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nsw; i++) {
-		const struct fs_switch *s = &R.a.sw[i];
+		const struct records_switch *s = &R.a.sw[i];
 
 		for (int side = 0; side < 2; side++) {
 			uint64_t tid = side ? s->in_tid : s->out_tid;
@@ -476,7 +449,7 @@ TEST(no_priority_0_but_idle)
 
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nsw; i++) {
-		const struct fs_switch *s = &R.a.sw[i];
+		const struct records_switch *s = &R.a.sw[i];
 
 		if (((s->out_tid && !s->out_prio) || (s->in_tid && !s->in_prio)) &&
 		    bad++ < 5)
@@ -524,7 +497,7 @@ TEST(priorities_follow_policy)
 		if (w->err)
 			continue;
 		for (size_t i = 0; i < R.a.nsw; i++) {
-			const struct fs_switch *s = &R.a.sw[i];
+			const struct records_switch *s = &R.a.sw[i];
 
 			if (s->ts < w->t_set)
 				continue;
@@ -646,7 +619,7 @@ TEST(fxt_report_idle_not_a_thread)
 	if (R.report_status == -2)
 		SKIP(return, "no userspace/fxt-report");
 	if (R.report_status)
-		col_print_file("fxt-report --csv", R.report_csv, 10);
+		child_log_print("fxt-report --csv", R.report_csv, 10);
 	ASSERT_EQ(0, R.report_status);
 	f = fopen(R.report_csv, "r");
 	ASSERT_NE(NULL, f);
@@ -709,7 +682,7 @@ TEST(priority_inheritance_boost_is_recorded)
 	NEED_ARCHIVE();
 	ASSERT_EQ(0, PI.err) TH_LOG("PI pair: %s", strerror(PI.err));
 	for (size_t i = 0; i < R.a.nsw; i++) {
-		const struct fs_switch *s = &R.a.sw[i];
+		const struct records_switch *s = &R.a.sw[i];
 
 		for (int side = 0; side < 2; side++) {
 			uint64_t tid = side ? s->in_tid : s->out_tid;
@@ -752,7 +725,7 @@ TEST(no_wakeup_by_koid_0)
 	NEED_ARCHIVE();
 	ASSERT_LT(0, R.a.nwk) TH_LOG("no wakeups at all");
 	for (size_t i = 0; i < R.a.nwk; i++) {
-		const struct fs_wakeup *w = &R.a.wk[i];
+		const struct records_wakeup *w = &R.a.wk[i];
 
 		if (!w->has_waker) {
 			no_waker++;

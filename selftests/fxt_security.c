@@ -38,7 +38,9 @@
 #include <linux/capability.h>
 #include <linux/fxt.h>
 
-#include "ft_util.h"
+#include "collector.h"
+#include "dump.h"
+#include "kfile.h"
 #include "libfxt.h"
 #include "kselftest_harness.h"
 
@@ -122,10 +124,10 @@ TEST(unprivileged_open)
 /* A mixed workload: fork/exec, pipe ping-pong, timers, renames. */
 static void workload(double seconds)
 {
-	double end = col_now() + seconds;
+	double end = env_now() + seconds;
 	int n = 0;
 
-	while (col_now() < end) {
+	while (env_now() < end) {
 		pid_t pid = fork();
 
 		if (pid == 0) {
@@ -214,26 +216,24 @@ static void scan_archive(const char *path, struct scan *s)
 
 TEST(no_kernel_addresses_in_records)
 {
-	static const char *const args[] = { "-m", "streaming", "-c", "all",
-					    "-b", "1M", NULL };
-	char archive[PATH_MAX], clog[PATH_MAX], dlog[PATH_MAX];
+	static const char *const extra[] = { "-c", "all", "-b", "1M", NULL };
+	char archive[PATH_MAX], clog[PATH_MAX], dlog[PATH_MAX], why[256];
 	struct scan s;
 	pid_t pid;
 	int status;
 
-	snprintf(archive, sizeof(archive), "%s/security.fxt", col_tmpdir());
-	snprintf(clog, sizeof(clog), "%s/security-collect.log", col_tmpdir());
-	snprintf(dlog, sizeof(dlog), "%s/security-dump.log", col_tmpdir());
-	pid = col_collect_spawn(archive, clog, args);
-	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, col_wait_line(pid, clog, COL_STARTED_LINE, 60, &status));
-	workload(col_env_ulong("FXT_SECURITY_SECONDS", 3));
+	snprintf(archive, sizeof(archive), "%s/security.fxt", env_tmpdir());
+	snprintf(clog, sizeof(clog), "%s/security-collect.log", env_tmpdir());
+	snprintf(dlog, sizeof(dlog), "%s/security-dump.log", env_tmpdir());
+	pid = collector_start(archive, "streaming", extra, clog, why, sizeof(why));
+	ASSERT_LT(0, pid) TH_LOG("%s", why);
+	workload(env_ulong("FXT_SECURITY_SECONDS", 3));
 	kill(pid, SIGINT);
-	ASSERT_TRUE(col_wait_child(pid, 120, &status));
+	ASSERT_TRUE(child_wait(pid, 120, &status));
 	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		col_print_file("collector", clog, 20);
-	status = col_dump_check(archive, dlog, 120);
-	EXPECT_EQ(0, status) col_print_file("fxt-dump --check", dlog, 10);
+		child_log_print("collector", clog, 20);
+	status = dump_check(archive, dlog, 120);
+	EXPECT_EQ(0, status) child_log_print("fxt-dump --check", dlog, 10);
 
 	scan_archive(archive, &s);
 	fflush(stdout);

@@ -46,25 +46,29 @@
 #include <linux/fxt.h>
 
 #include "evlog.h"
-#include "ft_util.h"
+#include "collector.h"
+#include "fxtread.h"
+#include "dump.h"
+#include "kfile.h"
+#include "stats_table.h"
 #include "libfxt.h"
 #include "kselftest_harness.h"
 
 /* The archive's records of one class on one CPU, as evlog entries. */
-struct arc_seq {
+struct archive_seq {
 	struct evlog_entry *e;
 	size_t n, cap;
 };
 
-struct arc_acct {
-	uint64_t rolling[FT_MAX_CPUS];		/* type 4 + 8, counters excluded */
-	uint64_t last_dropped[FT_MAX_CPUS];	/* last fxt/dropped value */
-	bool have_dropped[FT_MAX_CPUS];
+struct archive_acct {
+	uint64_t rolling[STATS_MAX_CPUS];		/* type 4 + 8, counters excluded */
+	uint64_t last_dropped[STATS_MAX_CPUS];	/* last fxt/dropped value */
+	bool have_dropped[STATS_MAX_CPUS];
 	uint64_t counters, diags, records;
-	struct arc_seq seq[FT_MAX_CPUS][EVLOG_NR_CLASSES];
+	struct archive_seq seq[STATS_MAX_CPUS][EVLOG_NR_CLASSES];
 };
 
-static int seq_add(struct arc_seq *s, uint64_t ts, uint32_t kind,
+static int seq_add(struct archive_seq *s, uint64_t ts, uint32_t kind,
 		   uint32_t what)
 {
 	if (s->n == s->cap) {
@@ -80,19 +84,12 @@ static int seq_add(struct arc_seq *s, uint64_t ts, uint32_t kind,
 	return 0;
 }
 
-static void acct_free(struct arc_acct *a)
+static void acct_free(struct archive_acct *a)
 {
-	for (int c = 0; c < FT_MAX_CPUS; c++)
+	for (int c = 0; c < STATS_MAX_CPUS; c++)
 		for (int k = 0; k < EVLOG_NR_CLASSES; k++)
 			free(a->seq[c][k].e);
 	free(a);
-}
-
-static bool str_is(const struct fxt_str *s, const char *want)
-{
-	size_t n = strlen(want);
-
-	return s->data && s->len == n && !memcmp(s->data, want, n);
 }
 
 /*
@@ -100,7 +97,7 @@ static bool str_is(const struct fxt_str *s, const char *want)
  * and the begins of interrupts (category "irq": argument "irq" for device
  * handlers, "vector" for x86 vectors) and softirqs (category "softirq").
  */
-static int evlog_record(struct arc_acct *a, const struct fxt_record *rec)
+static int evlog_record(struct archive_acct *a, const struct fxt_record *rec)
 {
 	uint32_t kind;
 
@@ -112,13 +109,13 @@ static int evlog_record(struct arc_acct *a, const struct fxt_record *rec)
 	if (rec->type != FXT_REC_EVENT ||
 	    rec->subtype != FXT_EVENT_DURATION_BEGIN || rec->nargs < 1)
 		return 0;
-	if (str_is(&rec->u.event.category, "softirq"))
+	if (fxtread_str_is(&rec->u.event.category, "softirq"))
 		kind = EVLOG_SOFTIRQ;
-	else if (!str_is(&rec->u.event.category, "irq"))
+	else if (!fxtread_str_is(&rec->u.event.category, "irq"))
 		return 0;
-	else if (str_is(&rec->args[0].name, "irq"))
+	else if (fxtread_str_is(&rec->args[0].name, "irq"))
 		kind = EVLOG_IRQ;
-	else if (str_is(&rec->args[0].name, "vector"))
+	else if (fxtread_str_is(&rec->args[0].name, "vector"))
 		kind = EVLOG_VECTOR;
 	else
 		return 0;
@@ -126,7 +123,7 @@ static int evlog_record(struct arc_acct *a, const struct fxt_record *rec)
 		       rec->ts_ns, kind, rec->args[0].v.u32);
 }
 
-static int count_archive(const char *path, struct arc_acct *a)
+static int count_archive(const char *path, struct archive_acct *a)
 {
 	struct fxt_reader *r = fxt_reader_open(path);
 	struct fxt_record *rec = calloc(1, sizeof(*rec));
@@ -138,12 +135,12 @@ static int count_archive(const char *path, struct arc_acct *a)
 	}
 	while (fxt_reader_next(r, rec) == 1) {
 		a->records++;
-		if (rec->provider >= FT_MAX_CPUS ||
+		if (rec->provider >= STATS_MAX_CPUS ||
 		    (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN)))
 			continue;
 		if (rec->type == FXT_REC_EVENT && rec->subtype == FXT_EVENT_COUNTER &&
-		    str_is(&rec->u.event.category, "fxt") &&
-		    str_is(&rec->u.event.name, "dropped")) {
+		    fxtread_str_is(&rec->u.event.category, "fxt") &&
+		    fxtread_str_is(&rec->u.event.name, "dropped")) {
 			a->counters++;
 			if (rec->nargs >= 1) {
 				a->last_dropped[rec->provider] = rec->args[0].v.u64;
@@ -254,7 +251,7 @@ static unsigned int source_of(const struct evlog_entry *e)
  * that has a record.
  */
 static void compare_class(struct evlog *l, int c, enum evlog_class cls,
-			  const struct arc_seq *arc, uint64_t t_on,
+			  const struct archive_seq *arc, uint64_t t_on,
 			  uint64_t t_off, struct cmp *r)
 {
 	static long first[NR_SOURCES], last[NR_SOURCES];
@@ -314,58 +311,49 @@ static void compare_class(struct evlog *l, int c, enum evlog_class cls,
 	free(matched);
 }
 
-static uint64_t boottime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 static void run_stress(struct __test_metadata *_metadata, const char *name,
 		       unsigned long secs, const char *bufsz, bool no_drops)
 {
-	const char *args[] = { "-m", "streaming", "-c", "all", "-b", bufsz,
-			       NULL };
-	char archive[PATH_MAX], clog[PATH_MAX], dlog[PATH_MAX];
-	struct ft_stats_row rows[FT_MAX_CPUS];
-	struct arc_acct *a = calloc(1, sizeof(*a));
+	const char *extra[] = { "-c", "all", "-b", bufsz, NULL };
+	char archive[PATH_MAX], clog[PATH_MAX], dlog[PATH_MAX], why[256];
+	struct stats_row rows[STATS_MAX_CPUS];
+	struct archive_acct *a = calloc(1, sizeof(*a));
 	int ncpus = sysconf(_SC_NPROCESSORS_ONLN), nrows, status;
 	uint64_t t_on, t_off;
 	struct evlog *l;
 	pid_t pid, load;
 
 	ASSERT_NE(NULL, a);
-	snprintf(archive, sizeof(archive), "%s/%s.fxt", col_tmpdir(), name);
-	snprintf(clog, sizeof(clog), "%s/%s-collect.log", col_tmpdir(), name);
-	snprintf(dlog, sizeof(dlog), "%s/%s-dump.log", col_tmpdir(), name);
+	snprintf(archive, sizeof(archive), "%s/%s.fxt", env_tmpdir(), name);
+	snprintf(clog, sizeof(clog), "%s/%s-collect.log", env_tmpdir(), name);
+	snprintf(dlog, sizeof(dlog), "%s/%s-dump.log", env_tmpdir(), name);
 	printf("# %s: %lu s, %d CPUs, buffer %s\n", name, secs, ncpus, bufsz);
 	fflush(stdout);
 	/* Attached before fxt's probes are hooked, detached after unhooking. */
 	l = evlog_open(1u << 24);
 	ASSERT_NE(NULL, l) TH_LOG("evlog_open: %s", strerror(errno));
 	ASSERT_EQ(0, evlog_start(l));
-	pid = col_collect_spawn(archive, clog, args);
-	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, col_wait_line(pid, clog, COL_STARTED_LINE, 60, &status));
-	t_on = boottime_ns();	/* every probe hooked */
+	pid = collector_start(archive, "streaming", extra, clog, why, sizeof(why));
+	ASSERT_LT(0, pid) TH_LOG("%s", why);
+	t_on = env_boottime_ns();	/* every probe hooked */
 	load = load_start(ncpus);
 	ASSERT_LT(0, load);
 	sleep(secs);
 	load_stop(load);
-	t_off = boottime_ns();	/* none unhooked yet */
+	t_off = env_boottime_ns();	/* none unhooked yet */
 	kill(pid, SIGINT);
-	ASSERT_TRUE(col_wait_child(pid, 300, &status))
-		col_kill_reap(pid, &status);
+	ASSERT_TRUE(child_wait(pid, 300, &status))
+		child_kill(pid, &status);
 	ASSERT_EQ(0, evlog_stop(l));
-	col_print_file("fxt-collect", clog, 12);
+	child_log_print("fxt-collect", clog, 12);
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 
-	status = col_dump_check(archive, dlog, 120);
-	EXPECT_EQ(0, status) col_print_file("fxt-dump --check", dlog, 10);
+	status = dump_check(archive, dlog, 120);
+	EXPECT_EQ(0, status) child_log_print("fxt-dump --check", dlog, 10);
 
-	nrows = ft_collect_stats(clog, rows, FT_MAX_CPUS);
+	nrows = stats_table_parse(clog, rows);
 	ASSERT_LT(0, nrows) TH_LOG("no statistics table in %s", clog);
 	ASSERT_EQ(0, count_archive(archive, a));
 	printf("# archive: %llu records, %llu drop counters, %llu diagnostics\n",
@@ -378,12 +366,11 @@ static void run_stress(struct __test_metadata *_metadata, const char *name,
 	/* A log with holes cannot say what the archive should hold. */
 	ASSERT_EQ(0, evlog_lost(l));
 	ASSERT_EQ(0, evlog_misses(l));
-	for (int i = 0; i < nrows; i++) {
-		const struct ft_stats_row *r = &rows[i];
-		unsigned int c = r->cpu;
+	for (unsigned int c = 0; c < STATS_MAX_CPUS; c++) {
+		const struct stats_row *r = &rows[c];
 		uint64_t missed_all = 0;
 
-		if (c >= FT_MAX_CPUS)
+		if (!r->present)
 			continue;
 		printf("# cpu %u: collector records %llu dropped %llu durable %llu d.dropped %llu; archive rolling %llu, last drop counter %llu%s\n",
 		       c, (unsigned long long)r->records,
@@ -404,7 +391,7 @@ static void run_stress(struct __test_metadata *_metadata, const char *name,
 				TH_LOG("cpu %u: drops at %s leave no exact count to compare", c, bufsz);
 
 		for (int k = 0; k < EVLOG_NR_CLASSES; k++) {
-			const struct arc_seq *arc = &a->seq[c][k];
+			const struct archive_seq *arc = &a->seq[c][k];
 			uint64_t seen = 0;
 			struct cmp m;
 			size_t nlog;
@@ -477,14 +464,14 @@ static const char *env_or(const char *name, const char *dflt)
 TEST_F_TIMEOUT(st, sustained_all_categories, 1800)
 {
 	run_stress(_metadata, "stress",
-		   col_env_ulong("FXT_STRESS_SECONDS", 180),
+		   env_ulong("FXT_STRESS_SECONDS", 180),
 		   env_or("FXT_STRESS_BUFFER", "64K"), false);
 }
 
 TEST_F_TIMEOUT(st, exact_wakeups_interrupts, 900)
 {
 	run_stress(_metadata, "stress-exact",
-		   col_env_ulong("FXT_STRESS_EXACT_SECONDS", 30),
+		   env_ulong("FXT_STRESS_EXACT_SECONDS", 30),
 		   env_or("FXT_STRESS_EXACT_BUFFER", "8M"), true);
 }
 

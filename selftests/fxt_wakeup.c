@@ -12,9 +12,9 @@
  */
 #include "kselftest_harness.h"
 
-#define PP_NAME	"wakeup"
-#define PP_PIN	PP_PIN_SPREAD
-#include "pp_tests.h"
+#define PINGPONG_NAME	"wakeup"
+#define PINGPONG_PIN	PINGPONG_PIN_SPREAD
+#include "pingpong_tests.h"
 
 TEST(wakeups_seen)
 {
@@ -30,7 +30,7 @@ TEST(wakeups_equal_total)
 	if (R.or_misses)
 		TH_LOG("oracle programs were skipped %llu times (nested runs): its counts may be short",
 		       (unsigned long long)R.or_misses);
-	ASSERT_EQ(R.or_wakeups_total, arc_sum(&R.arc, wakeups));
+	ASSERT_EQ(R.or_wakeups_total, archive_sum(&R.arc, wakeups));
 }
 
 TEST(wakeups_equal_per_cpu)

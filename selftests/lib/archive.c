@@ -33,7 +33,7 @@ struct thread_slot {
 };
 
 struct walker {
-	struct arc_counts *c;
+	struct archive_counts *c;
 	const uint64_t *tids;
 	int ntids;
 	int cur;				/* current provider, -1: none */
@@ -48,7 +48,7 @@ static bool is_tid(const struct walker *w, uint64_t koid)
 	return false;
 }
 
-static void set_error(struct arc_counts *c, uint64_t off, const char *what)
+static void set_error(struct archive_counts *c, uint64_t off, const char *what)
 {
 	if (!c->error[0])
 		snprintf(c->error, sizeof(c->error), "offset %llu: %s",
@@ -56,9 +56,9 @@ static void set_error(struct arc_counts *c, uint64_t off, const char *what)
 }
 
 /* A timestamped record of the current provider; false if outside one. */
-static struct arc_provider *stamp(struct walker *w, uint64_t ts)
+static struct archive_provider *stamp(struct walker *w, uint64_t ts)
 {
-	struct arc_provider *p;
+	struct archive_provider *p;
 
 	if (w->cur < 0) {
 		w->c->outside_provider++;
@@ -77,7 +77,7 @@ static struct arc_provider *stamp(struct walker *w, uint64_t ts)
  * two words after rec[*pos] (the last word consumed), else an index into the
  * provider's thread table. Return: whether the thread is one of ours.
  */
-static bool thread_ref(struct walker *w, struct arc_provider *p,
+static bool thread_ref(struct walker *w, struct archive_provider *p,
 		       const uint64_t *rec, unsigned int words,
 		       unsigned int *pos, unsigned int ref, uint64_t off,
 		       uint64_t *koid)
@@ -107,7 +107,7 @@ static void walk_sched(struct walker *w, const uint64_t *rec,
 {
 	uint64_t h = rec[0];
 	unsigned int sub = BITS(h, 60, 63);
-	struct arc_provider *p;
+	struct archive_provider *p;
 
 	if (sub != SCHED_SWITCH && sub != SCHED_WAKEUP) {
 		w->c->other_sched++;
@@ -152,11 +152,11 @@ static void walk_metadata(struct walker *w, uint64_t h, uint64_t off)
 	if (type != META_PROVIDER_INFO && type != META_PROVIDER_SECTION &&
 	    type != META_PROVIDER_EVENT)
 		return;
-	if (id == ARC_NAMES_PROVIDER && type == META_PROVIDER_INFO) {
+	if (id == ARCHIVE_NAMES_PROVIDER && type == META_PROVIDER_INFO) {
 		w->cur = -1;	/* fxt-collect's trailer: names only, no CPU */
 		return;
 	}
-	if (id >= ARC_MAX_PROVIDERS) {
+	if (id >= ARCHIVE_MAX_PROVIDERS) {
 		set_error(w->c, off, "provider id above 255 (fxt uses provider = CPU)");
 		return;
 	}
@@ -219,8 +219,8 @@ static void walk(struct walker *w, const uint64_t *data, size_t nwords)
 	}
 }
 
-int arc_count(const char *path, const uint64_t *tids, int ntids,
-	      struct arc_counts *c)
+int archive_count(const char *path, const uint64_t *tids, int ntids,
+	      struct archive_counts *c)
 {
 	struct walker w = { .c = c, .tids = tids, .ntids = ntids, .cur = -1 };
 	struct stat st;
@@ -249,7 +249,7 @@ int arc_count(const char *path, const uint64_t *tids, int ntids,
 		err = -errno;
 		goto out;
 	}
-	w.threads = calloc(ARC_MAX_PROVIDERS, sizeof(*w.threads));
+	w.threads = calloc(ARCHIVE_MAX_PROVIDERS, sizeof(*w.threads));
 	if (!w.threads) {
 		err = -ENOMEM;
 		goto out;

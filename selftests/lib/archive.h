@@ -19,12 +19,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define ARC_MAX_PROVIDERS	256	/* fxt_layout.possible_cpus has 256 bits */
+#define ARCHIVE_MAX_PROVIDERS	256	/* fxt_layout.possible_cpus has 256 bits */
 /* fxt-collect's trailer of newest names (records.rst, "Archive layout"). */
-#define ARC_NAMES_PROVIDER	0xffffffffu
-#define ARC_MAX_TIDS		8
+#define ARCHIVE_NAMES_PROVIDER	0xffffffffu
+#define ARCHIVE_MAX_TIDS		8
 
-struct arc_provider {
+struct archive_provider {
 	bool seen;			/* provider info or section metadata seen */
 	uint64_t switches;		/* context switches with a tid in or out */
 	uint64_t switch_digest;		/* of those, in order (oracle.bpf.h) */
@@ -39,8 +39,8 @@ struct arc_provider {
 	uint64_t buffer_full;		/* provider event "buffer full" records */
 };
 
-struct arc_counts {
-	struct arc_provider prov[ARC_MAX_PROVIDERS];
+struct archive_counts {
+	struct archive_provider prov[ARCHIVE_MAX_PROVIDERS];
 	int max_provider;		/* highest provider id seen, -1: none */
 	uint64_t records;		/* records read */
 	uint64_t bytes;			/* archive size */
@@ -55,8 +55,8 @@ struct arc_counts {
  * thread koids). Return: 0 (framing problems are reported in c->error), or
  * a negative errno when the file cannot be read.
  */
-int arc_count(const char *path, const uint64_t *tids, int ntids,
-	      struct arc_counts *c);
+int archive_count(const char *path, const uint64_t *tids, int ntids,
+	      struct archive_counts *c);
 
 /*
  * The same per-provider switch and wakeup counts through the project's
@@ -64,21 +64,21 @@ int arc_count(const char *path, const uint64_t *tids, int ntids,
  * Return: 0, or a negative errno when the library cannot open the file;
  * *diags is the number of diagnostics the library reported.
  */
-struct arc_lib_counts {
-	uint64_t switches[ARC_MAX_PROVIDERS];
-	uint64_t wakeups[ARC_MAX_PROVIDERS];
+struct archive_lib_counts {
+	uint64_t switches[ARCHIVE_MAX_PROVIDERS];
+	uint64_t wakeups[ARCHIVE_MAX_PROVIDERS];
 	uint64_t diags;			/* reader diagnostics */
 	uint64_t undefined_refs;	/* thread refs the library could not resolve */
 	uint64_t records;
 };
 
-int arc_count_libfxt(const char *path, const uint64_t *tids, int ntids,
-		     struct arc_lib_counts *c);
+int archive_count_libfxt(const char *path, const uint64_t *tids, int ntids,
+		     struct archive_lib_counts *c);
 
-/* Sums over providers of one field, e.g. arc_sum(c, switches). */
-#define arc_sum(c, field) ({						\
+/* Sums over providers of one field, e.g. archive_sum(c, switches). */
+#define archive_sum(c, field) ({						\
 	uint64_t __s = 0;						\
-	for (int __i = 0; __i < ARC_MAX_PROVIDERS; __i++)		\
+	for (int __i = 0; __i < ARCHIVE_MAX_PROVIDERS; __i++)		\
 		__s += (c)->prov[__i].field;				\
 	__s;								\
 })

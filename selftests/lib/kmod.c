@@ -10,7 +10,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "collector.h"
+#include "child.h"
+#include "env.h"
+#include "kfile.h"
 #include "kmod.h"
 
 int kmod_path(const char *name, char *path, size_t size, char *why,
@@ -35,8 +37,8 @@ int kmod_path(const char *name, char *path, size_t size, char *why,
 			 strerror(errno));
 		return -1;
 	}
-	snprintf(log, sizeof(log), "%s/%s-modinfo.log", col_tmpdir(), name);
-	if (col_run(modinfo, log, 30)) {
+	snprintf(log, sizeof(log), "%s/%s-modinfo.log", env_tmpdir(), name);
+	if (child_run(modinfo, log, 30)) {
 		snprintf(why, why_len, "modinfo %.300s failed", path);
 		return -1;
 	}
@@ -63,11 +65,11 @@ int kmod_load(const char *path, const char *arg, char *why, size_t why_len)
 	char log[PATH_MAX];
 	char *insmod[] = { "/sbin/insmod", (char *)path, (char *)arg, NULL };
 
-	snprintf(log, sizeof(log), "%s/kmod-insmod.log", col_tmpdir());
-	if (col_run(insmod, log, 60)) {
+	snprintf(log, sizeof(log), "%s/kmod-insmod.log", env_tmpdir());
+	if (child_run(insmod, log, 60)) {
 		snprintf(why, why_len, "insmod %.300s %.60s failed", path,
 			 arg ? arg : "");
-		col_print_file("insmod output", log, 10);
+		child_log_print("insmod output", log, 10);
 		return -1;
 	}
 	return 0;
@@ -78,52 +80,33 @@ int kmod_unload(const char *name, char *why, size_t why_len)
 	char log[PATH_MAX];
 	char *rmmod[] = { "/sbin/rmmod", (char *)name, NULL };
 
-	snprintf(log, sizeof(log), "%s/kmod-rmmod.log", col_tmpdir());
-	if (col_run(rmmod, log, 60)) {
+	snprintf(log, sizeof(log), "%s/kmod-rmmod.log", env_tmpdir());
+	if (child_run(rmmod, log, 60)) {
 		snprintf(why, why_len, "rmmod %.100s failed", name);
 		return -1;
 	}
 	return 0;
 }
 
-static int param_open(const char *name, const char *param, int flags)
+static void param_path(char *path, size_t size, const char *name,
+		       const char *param)
 {
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", name,
-		 param);
-	return open(path, flags | O_CLOEXEC);
+	snprintf(path, size, "/sys/module/%s/parameters/%s", name, param);
 }
 
 int kmod_param_write(const char *name, const char *param, const char *s)
 {
-	int fd = param_open(name, param, O_WRONLY);
-	ssize_t n;
+	char path[PATH_MAX];
 
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : n < 0 ? (int)n : -EIO;
+	param_path(path, sizeof(path), name, param);
+	return kfile_write(path, s);
 }
 
 int kmod_param_read(const char *name, const char *param, char *buf,
 		    size_t size)
 {
-	int fd = param_open(name, param, O_RDONLY);
-	ssize_t n;
+	char path[PATH_MAX];
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	if (n < 0)
-		return (int)n;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	param_path(path, sizeof(path), name, param);
+	return kfile_read(path, buf, size);
 }

@@ -20,12 +20,13 @@
 #include <linux/fxt.h>
 
 #include "collector.h"
+#include "dump.h"
 #include "oracle.h"
 #include "pingpong.h"
 
-#define PP_MAX_ARGS	32
+#define PINGPONG_MAX_ARGS	32
 
-struct pp_thread {
+struct pingpong_thread {
 	pthread_t th;
 	bool leader;		/* writes first */
 	int rfd, wfd;
@@ -34,7 +35,7 @@ struct pp_thread {
 	int err;		/* errno of a failed read/write, -1 for EOF */
 };
 
-static void fail(struct pp_result *r, const char *fmt, ...)
+static void fail(struct pingpong_result *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -45,14 +46,14 @@ static void fail(struct pp_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-void pp_config_from_env(struct pp_config *cfg)
+void pingpong_config_from_env(struct pingpong_config *cfg)
 {
-	cfg->rounds = col_env_ulong("FXT_PINGPONG_N", 20000);
+	cfg->rounds = env_ulong("FXT_PINGPONG_N", 20000);
 }
 
-static void *pp_thread_main(void *arg)
+static void *pingpong_thread_main(void *arg)
 {
-	struct pp_thread *t = arg;
+	struct pingpong_thread *t = arg;
 	char b = 0;
 
 	t->tid = gettid();
@@ -95,33 +96,33 @@ static void cpu_range(int *first, int *last)
 		*first = 0;
 }
 
-static int pp_threads(const struct pp_config *cfg, struct pp_result *r)
+static int pingpong_threads(const struct pingpong_config *cfg, struct pingpong_result *r)
 {
-	struct pp_thread t[2];
+	struct pingpong_thread t[2];
 	int p1[2], p2[2], first, last, err = 0, started = 0;
 
 	if (pipe2(p1, O_CLOEXEC) || pipe2(p2, O_CLOEXEC))
 		return -errno;
 	memset(t, 0, sizeof(t));
-	t[0] = (struct pp_thread){ .leader = true, .wfd = p1[1], .rfd = p2[0],
+	t[0] = (struct pingpong_thread){ .leader = true, .wfd = p1[1], .rfd = p2[0],
 				   .rounds = cfg->rounds };
-	t[1] = (struct pp_thread){ .leader = false, .wfd = p2[1], .rfd = p1[0],
+	t[1] = (struct pingpong_thread){ .leader = false, .wfd = p2[1], .rfd = p1[0],
 				   .rounds = cfg->rounds };
 	cpu_range(&first, &last);
 
-	double start = col_now();
+	double start = env_now();
 
 	for (int i = 0; i < 2; i++) {
 		pthread_attr_t attr;
 		cpu_set_t set;
 
 		pthread_attr_init(&attr);
-		if (cfg->pin == PP_PIN_SPREAD) {
+		if (cfg->pin == PINGPONG_PIN_SPREAD) {
 			CPU_ZERO(&set);
 			CPU_SET(i ? last : first, &set);
 			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 		}
-		err = pthread_create(&t[i].th, &attr, pp_thread_main, &t[i]);
+		err = pthread_create(&t[i].th, &attr, pingpong_thread_main, &t[i]);
 		pthread_attr_destroy(&attr);
 		if (err)
 			break;
@@ -135,7 +136,7 @@ static int pp_threads(const struct pp_config *cfg, struct pp_result *r)
 	}
 	for (int i = 0; i < started; i++)
 		pthread_join(t[i].th, NULL);
-	r->seconds = col_now() - start;
+	r->seconds = env_now() - start;
 	for (int i = 0; i < 2; i++) {
 		r->tid[i] = t[i].tid;
 		if (t[i].wfd >= 0)
@@ -150,32 +151,32 @@ static int pp_threads(const struct pp_config *cfg, struct pp_result *r)
 }
 
 /* Wait until both threads are gone for good (pingpong.h, step 5). */
-static void pp_wait_exited(struct oracle *o, struct pp_result *r)
+static void pingpong_wait_exited(struct oracle *o, struct pingpong_result *r)
 {
-	double end = col_now() + 10;
+	double end = env_now() + 10;
 
 	for (int i = 0; i < 2; i++) {
 		char path[64];
 
 		snprintf(path, sizeof(path), "/proc/self/task/%d", r->tid[i]);
-		while (access(path, F_OK) == 0 && col_now() < end)
+		while (access(path, F_OK) == 0 && env_now() < end)
 			usleep(1000);
 	}
-	while (oracle_exits(o, -1) < 2 && col_now() < end)
+	while (oracle_exits(o, -1) < 2 && env_now() < end)
 		usleep(10000);
 }
 
-static bool pp_dump_check(struct pp_result *r, double timeout)
+static bool pingpong_dump_check(struct pingpong_result *r, double timeout)
 {
 	char tool[PATH_MAX];
 	int st;
 
-	col_tool_path(tool, sizeof(tool), "FXT_DUMP", "userspace/fxt-dump");
+	env_tool_path(tool, sizeof(tool), "FXT_DUMP", "userspace/fxt-dump");
 	if (access(tool, X_OK)) {
 		fail(r, "%s: %s (build userspace first)", tool, strerror(errno));
 		return false;
 	}
-	st = col_dump_check(r->archive, r->dump_log, timeout);
+	st = dump_check(r->archive, r->dump_log, timeout);
 	if (st == -ETIMEDOUT) {
 		r->dump_status = st;
 		fail(r, "fxt-dump --check did not finish in %.0f s", timeout);
@@ -187,14 +188,15 @@ static bool pp_dump_check(struct pp_result *r, double timeout)
 	return true;
 }
 
-bool pp_run(const struct pp_config *cfg, struct pp_result *r)
+bool pingpong_run(const struct pingpong_config *cfg, struct pingpong_result *r)
 {
-	const char *tmp = col_tmpdir();
-	double timeout = col_env_ulong("FXT_COLLECT_TIMEOUT", 120);
-	char tool[PATH_MAX], *argv[PP_MAX_ARGS], *extra = NULL;
+	const char *tmp = env_tmpdir();
+	double timeout = collector_timeout();
+	const char *args[PINGPONG_MAX_ARGS];
+	char why[256], *extra = NULL;
 	struct oracle *o = NULL;
 	pid_t collector = -1;
-	int argc = 0, err;
+	int n = 0, err;
 
 	memset(r, 0, sizeof(*r));
 	r->rounds = cfg->rounds;
@@ -214,11 +216,6 @@ bool pp_run(const struct pp_config *cfg, struct pp_result *r)
 		     strerror(errno));
 		return false;
 	}
-	col_tool_path(tool, sizeof(tool), "FXT_COLLECT", "userspace/fxt-collect");
-	if (access(tool, X_OK)) {
-		fail(r, "%s: %s (build userspace first)", tool, strerror(errno));
-		return false;
-	}
 
 	/* 1. Load the oracle before anything starts: loading takes a while. */
 	o = oracle_open(getpid(), gettid());
@@ -227,38 +224,21 @@ bool pp_run(const struct pp_config *cfg, struct pp_result *r)
 		return false;
 	}
 	r->nr_cpus = oracle_nr_cpus(o);
-	if (r->nr_cpus > ARC_MAX_PROVIDERS)
-		r->nr_cpus = ARC_MAX_PROVIDERS;
+	if (r->nr_cpus > ARCHIVE_MAX_PROVIDERS)
+		r->nr_cpus = ARCHIVE_MAX_PROVIDERS;
 
 	/* 2. The collector. */
-	argv[argc++] = tool;
-	argv[argc++] = "-o";
-	argv[argc++] = r->archive;
-	argv[argc++] = "-m";
-	argv[argc++] = "streaming";
 	if (getenv("FXT_COLLECT_ARGS")) {
 		extra = strdup(getenv("FXT_COLLECT_ARGS"));
-		for (char *s = strtok(extra, " \t"); s && argc < PP_MAX_ARGS - 1;
+		for (char *s = strtok(extra, " \t"); s && n < PINGPONG_MAX_ARGS - 1;
 		     s = strtok(NULL, " \t"))
-			argv[argc++] = s;
+			args[n++] = s;
 	}
-	argv[argc] = NULL;
-	collector = col_spawn(argv, r->collect_log);
+	args[n] = NULL;
+	collector = collector_start(r->archive, "streaming", args,
+				    r->collect_log, why, sizeof(why));
 	if (collector < 0) {
-		fail(r, "fork: %s", strerror(-collector));
-		goto out;
-	}
-	err = col_wait_line(collector, r->collect_log, COL_STARTED_LINE,
-			    timeout, &r->collector_status);
-	if (err == -ECHILD) {
-		collector = -1;
-		fail(r, "fxt-collect exited (status 0x%x) before \"%s\"",
-		     r->collector_status, COL_STARTED_LINE);
-		goto out;
-	}
-	if (err) {
-		fail(r, "no \"%s\" from fxt-collect in %.0f s",
-		     COL_STARTED_LINE, timeout);
+		fail(r, "%s", why);
 		goto out;
 	}
 
@@ -270,10 +250,10 @@ bool pp_run(const struct pp_config *cfg, struct pp_result *r)
 	}
 
 	/* 4, 5. The threads live and die inside both windows. */
-	err = pp_threads(cfg, r);
+	err = pingpong_threads(cfg, r);
 	if (err)
 		fail(r, "pthread_create: %s", strerror(-err));
-	pp_wait_exited(o, r);
+	pingpong_wait_exited(o, r);
 
 	/* 6. */
 	oracle_stop(o);
@@ -289,7 +269,7 @@ bool pp_run(const struct pp_config *cfg, struct pp_result *r)
 	r->or_misses = oracle_misses(o);
 	r->ran = !err && !r->why[0];
 
-	if (!col_stop(collector, timeout, &r->collector_status))
+	if (!child_stop(collector, timeout, &r->collector_status))
 		fail(r, "fxt-collect did not exit %.0f s after SIGINT", timeout);
 	collector = -1;
 
@@ -297,20 +277,20 @@ bool pp_run(const struct pp_config *cfg, struct pp_result *r)
 	{
 		uint64_t tids[2] = { r->tid[0], r->tid[1] };
 
-		err = arc_count(r->archive, tids, 2, &r->arc);
+		err = archive_count(r->archive, tids, 2, &r->arc);
 		if (err)
 			fail(r, "%s: %s", r->archive, strerror(-err));
 		else
 			r->have_archive = true;
 		if (r->have_archive)
-			r->have_lib = !arc_count_libfxt(r->archive, tids, 2,
+			r->have_lib = !archive_count_libfxt(r->archive, tids, 2,
 							 &r->lib);
 	}
 	if (r->have_archive)
-		r->dump_ran = pp_dump_check(r, timeout);
+		r->dump_ran = pingpong_dump_check(r, timeout);
 out:
 	if (collector > 0)
-		col_stop(collector, 10, &r->collector_status);
+		child_stop(collector, 10, &r->collector_status);
 	oracle_close(o);
 	free(extra);
 	return r->ran && r->have_archive;
@@ -320,7 +300,7 @@ static uint64_t lib_sum(const uint64_t *v)
 {
 	uint64_t s = 0;
 
-	for (int i = 0; i < ARC_MAX_PROVIDERS; i++)
+	for (int i = 0; i < ARCHIVE_MAX_PROVIDERS; i++)
 		s += v[i];
 	return s;
 }
@@ -333,9 +313,9 @@ static void print_status(const char *what, int status)
 		printf("# %s: killed by signal %d\n", what, WTERMSIG(status));
 }
 
-void pp_print(const struct pp_result *r)
+void pingpong_print(const struct pingpong_result *r)
 {
-	const struct arc_counts *a = &r->arc;
+	const struct archive_counts *a = &r->arc;
 
 	if (r->why[0])
 		printf("# scenario: %s\n", r->why);
@@ -362,7 +342,7 @@ void pp_print(const struct pp_result *r)
 	       (unsigned long long)a->records, a->magic_ok ? "ok" : "MISSING",
 	       a->max_provider, a->error[0] ? ", error: " : "", a->error);
 	for (int c = 0; c <= a->max_provider; c++) {
-		const struct arc_provider *p = &a->prov[c];
+		const struct archive_provider *p = &a->prov[c];
 
 		if (!p->seen)
 			continue;

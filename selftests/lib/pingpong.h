@@ -34,18 +34,18 @@
 #include "archive.h"
 #include "collector.h"
 
-enum pp_pin {
-	PP_PIN_NONE,		/* let the scheduler place and migrate them */
-	PP_PIN_SPREAD,		/* thread A on the first CPU, B on the last */
+enum pingpong_pin {
+	PINGPONG_PIN_NONE,		/* let the scheduler place and migrate them */
+	PINGPONG_PIN_SPREAD,		/* thread A on the first CPU, B on the last */
 };
 
-struct pp_config {
+struct pingpong_config {
 	const char *name;		/* names the archive and log files */
 	unsigned long rounds;		/* round trips */
-	enum pp_pin pin;
+	enum pingpong_pin pin;
 };
 
-struct pp_result {
+struct pingpong_result {
 	/* How far the scenario got; why says what stopped it. */
 	bool ran;			/* threads ran inside both windows */
 	bool have_archive;		/* the archive was counted */
@@ -58,18 +58,18 @@ struct pp_result {
 	int nr_cpus;			/* oracle CPU slots */
 
 	/* Oracle, per CPU (index < nr_cpus) and in total. */
-	uint64_t or_switches[ARC_MAX_PROVIDERS], or_switches_total;
-	uint64_t or_wakeups[ARC_MAX_PROVIDERS], or_wakeups_total;
-	uint64_t or_digest[ARC_MAX_PROVIDERS];	/* switch order (oracle.bpf.h) */
+	uint64_t or_switches[ARCHIVE_MAX_PROVIDERS], or_switches_total;
+	uint64_t or_wakeups[ARCHIVE_MAX_PROVIDERS], or_wakeups_total;
+	uint64_t or_digest[ARCHIVE_MAX_PROVIDERS];	/* switch order (oracle.bpf.h) */
 	uint64_t or_all_total;
 	uint64_t or_exits;
 	uint64_t or_misses;
 
 	int collector_status;		/* wait status of fxt-collect */
 	int dump_status;		/* wait status of fxt-dump --check */
-	struct arc_counts arc;
+	struct archive_counts arc;
 	bool have_lib;			/* libfxt counted the archive too */
-	struct arc_lib_counts lib;
+	struct archive_lib_counts lib;
 
 	char archive[PATH_MAX];
 	char collect_log[PATH_MAX];
@@ -77,12 +77,12 @@ struct pp_result {
 };
 
 /* Read the environment into cfg (name and pin stay as given). */
-void pp_config_from_env(struct pp_config *cfg);
+void pingpong_config_from_env(struct pingpong_config *cfg);
 
 /* Run the scenario; r says how far it got. Return: r->ran && r->have_archive. */
-bool pp_run(const struct pp_config *cfg, struct pp_result *r);
+bool pingpong_run(const struct pingpong_config *cfg, struct pingpong_result *r);
 
 /* Print r as "# " TAP diagnostics. */
-void pp_print(const struct pp_result *r);
+void pingpong_print(const struct pingpong_result *r);
 
 #endif /* FXT_SELFTESTS_PINGPONG_H */

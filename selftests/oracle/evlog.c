@@ -13,18 +13,14 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "cpuseq.h"
 #include "evlog.h"
 #include "evlog.skel.h"
-
-struct evlog_seq {
-	struct evlog_entry *e;
-	size_t n, cap;
-};
 
 struct evlog {
 	struct evlog_bpf *skel;
 	int nr_cpus;
-	struct evlog_seq *seqs;		/* nr_cpus * EVLOG_NR_CLASSES */
+	struct cpuseq *seqs;		/* nr_cpus * EVLOG_NR_CLASSES */
 	uint64_t bad;			/* records with an impossible CPU/kind */
 	int absent;
 	struct ring_buffer *rb;
@@ -86,15 +82,9 @@ struct evlog *evlog_open(size_t rb_bytes)
 
 	if (!l)
 		return NULL;
-	l->nr_cpus = libbpf_num_possible_cpus();
-	if (l->nr_cpus <= 0) {
-		err = -EINVAL;
-		goto fail;
-	}
-	l->seqs = calloc((size_t)l->nr_cpus * EVLOG_NR_CLASSES,
-			 sizeof(*l->seqs));
+	l->seqs = cpuseq_alloc(EVLOG_NR_CLASSES, &l->nr_cpus);
 	if (!l->seqs) {
-		err = -ENOMEM;
+		err = -errno;
 		goto fail;
 	}
 	l->skel = evlog_bpf__open();
@@ -120,25 +110,16 @@ static int evlog_sample(void *ctx, void *data, size_t size)
 {
 	struct evlog *l = ctx;
 	const struct evlog_event *ev = data;
-	struct evlog_seq *s;
+	struct evlog_entry e;
 
 	if (size < sizeof(*ev) || ev->cpu >= (unsigned int)l->nr_cpus ||
 	    ev->kind >= EVLOG_NR_KINDS) {
 		l->bad++;
 		return 0;
 	}
-	s = &l->seqs[ev->cpu * EVLOG_NR_CLASSES + evlog_class_of(ev->kind)];
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 65536;
-		struct evlog_entry *e = realloc(s->e, cap * sizeof(*e));
-
-		if (!e)
-			return -ENOMEM;
-		s->e = e;
-		s->cap = cap;
-	}
-	s->e[s->n++] = (struct evlog_entry){ ev->ts, ev->kind, ev->what };
-	return 0;
+	e = (struct evlog_entry){ ev->ts, ev->kind, ev->what };
+	return cpuseq_push(&l->seqs[ev->cpu * EVLOG_NR_CLASSES +
+				    evlog_class_of(ev->kind)], &e, sizeof(e));
 }
 
 static void *evlog_reader(void *arg)
@@ -199,7 +180,7 @@ int evlog_nr_cpus(const struct evlog *l)
 const struct evlog_entry *evlog_cpu(const struct evlog *l, int cpu,
 				    enum evlog_class cls, size_t *n)
 {
-	const struct evlog_seq *s;
+	const struct cpuseq *s;
 
 	if (cpu < 0 || cpu >= l->nr_cpus || cls >= EVLOG_NR_CLASSES) {
 		*n = 0;
@@ -276,9 +257,6 @@ void evlog_close(struct evlog *l)
 	}
 	ring_buffer__free(l->rb);
 	evlog_bpf__destroy(l->skel);
-	if (l->seqs)
-		for (int i = 0; i < l->nr_cpus * EVLOG_NR_CLASSES; i++)
-			free(l->seqs[i].e);
-	free(l->seqs);
+	cpuseq_free(l->seqs, l->nr_cpus * EVLOG_NR_CLASSES);
 	free(l);
 }

@@ -10,19 +10,15 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cpuseq.h"
 #include "swlog.h"
 #include "swlog.bpf.h"
 #include "swlog.skel.h"
 
-struct swlog_cpu {
-	struct swlog_entry *e;
-	size_t n, cap;
-};
-
 struct swlog {
 	struct swlog_bpf *skel;
 	int nr_cpus;
-	struct swlog_cpu *cpus;
+	struct cpuseq *cpus;
 	uint64_t bad;		/* records with an impossible CPU */
 };
 
@@ -33,14 +29,9 @@ struct swlog *swlog_open(size_t rb_bytes)
 
 	if (!l)
 		return NULL;
-	l->nr_cpus = libbpf_num_possible_cpus();
-	if (l->nr_cpus <= 0) {
-		err = -EINVAL;
-		goto fail;
-	}
-	l->cpus = calloc(l->nr_cpus, sizeof(*l->cpus));
+	l->cpus = cpuseq_alloc(1, &l->nr_cpus);
 	if (!l->cpus) {
-		err = -ENOMEM;
+		err = -errno;
 		goto fail;
 	}
 	l->skel = swlog_bpf__open();
@@ -69,24 +60,14 @@ static int swlog_sample(void *ctx, void *data, size_t size)
 {
 	struct swlog *l = ctx;
 	const struct swlog_event *ev = data;
-	struct swlog_cpu *c;
+	struct swlog_entry e;
 
 	if (size < sizeof(*ev) || ev->cpu >= (unsigned int)l->nr_cpus) {
 		l->bad++;
 		return 0;
 	}
-	c = &l->cpus[ev->cpu];
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 65536;
-		struct swlog_entry *e = realloc(c->e, cap * sizeof(*e));
-
-		if (!e)
-			return -ENOMEM;
-		c->e = e;
-		c->cap = cap;
-	}
-	c->e[c->n++] = (struct swlog_entry){ ev->ts, ev->prev, ev->next };
-	return 0;
+	e = (struct swlog_entry){ ev->ts, ev->prev, ev->next };
+	return cpuseq_push(&l->cpus[ev->cpu], &e, sizeof(e));
 }
 
 int swlog_stop(struct swlog *l)
@@ -178,9 +159,6 @@ void swlog_close(struct swlog *l)
 	if (!l)
 		return;
 	swlog_bpf__destroy(l->skel);
-	if (l->cpus)
-		for (int i = 0; i < l->nr_cpus; i++)
-			free(l->cpus[i].e);
-	free(l->cpus);
+	cpuseq_free(l->cpus, l->nr_cpus);
 	free(l);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pp_tests.h - the test cases fxt_pingpong and fxt_wakeup share, and their
+ * pingpong_tests.h - the test cases fxt_pingpong and fxt_wakeup share, and their
  * main(). Include it once, after kselftest_harness.h, in a file that defines
- * PP_NAME (archive name), PP_PIN (enum pp_pin) and its own TESTs.
+ * PINGPONG_NAME (archive name), PINGPONG_PIN (enum pingpong_pin) and its own TESTs.
  *
  * The scenario (pingpong.h) runs once in main(), before the harness forks the
  * test cases: each case checks one property of that one run, so a failure
@@ -17,7 +17,7 @@
 
 #include "pingpong.h"
 
-static struct pp_result R;
+static struct pingpong_result R;
 
 /* In every case that needs the archive: skip when the scenario broke. */
 #define NEED_ARCHIVE() do {						\
@@ -58,9 +58,9 @@ TEST(archive_well_formed)
 	EXPECT_STREQ("", R.arc.error);
 	EXPECT_EQ(0, R.arc.outside_provider)
 		TH_LOG("timestamped or thread records before any provider metadata");
-	EXPECT_EQ(0, arc_sum(&R.arc, unresolved))
+	EXPECT_EQ(0, archive_sum(&R.arc, unresolved))
 		TH_LOG("thread refs without a thread record in their provider");
-	EXPECT_EQ(0, arc_sum(&R.arc, cpu_mismatch))
+	EXPECT_EQ(0, archive_sum(&R.arc, cpu_mismatch))
 		TH_LOG("scheduling records whose cpu field is not their provider");
 	EXPECT_EQ(0, R.arc.other_sched)
 		TH_LOG("scheduling records of a subtype fxt does not write");
@@ -69,7 +69,7 @@ TEST(archive_well_formed)
 TEST(no_records_dropped)
 {
 	NEED_ARCHIVE();
-	ASSERT_EQ(0, arc_sum(&R.arc, buffer_full))
+	ASSERT_EQ(0, archive_sum(&R.arc, buffer_full))
 		TH_LOG("\"buffer full\" provider events: counts below cannot match");
 }
 
@@ -87,7 +87,7 @@ TEST(fxt_dump_check)
 	NEED_ARCHIVE();
 	ASSERT_TRUE(R.dump_ran) TH_LOG("%s", R.why);
 	if (!WIFEXITED(R.dump_status) || WEXITSTATUS(R.dump_status))
-		col_print_file("fxt-dump --check", R.dump_log, 20);
+		child_log_print("fxt-dump --check", R.dump_log, 20);
 	ASSERT_TRUE(WIFEXITED(R.dump_status));
 	ASSERT_EQ(0, WEXITSTATUS(R.dump_status));
 }
@@ -98,7 +98,7 @@ TEST(reader_library_agrees)
 	NEED_ARCHIVE();
 	ASSERT_TRUE(R.have_lib) TH_LOG("libfxt could not read %s", R.archive);
 	EXPECT_EQ(0, R.lib.undefined_refs);
-	for (int c = 0; c < ARC_MAX_PROVIDERS; c++) {
+	for (int c = 0; c < ARCHIVE_MAX_PROVIDERS; c++) {
 		EXPECT_EQ(R.arc.prov[c].switches, R.lib.switches[c])
 			TH_LOG("cpu %d switches: selftests reader vs libfxt", c);
 		EXPECT_EQ(R.arc.prov[c].wakeups, R.lib.wakeups[c])
@@ -110,10 +110,10 @@ TEST(reader_library_agrees)
  * Compare one per-CPU count of the archive with the oracle's, for every CPU
  * either side knows.
  */
-#define EXPECT_PER_CPU_EQ(arc_field, oracle_array)			\
-	for (int __c = 0; __c < ARC_MAX_PROVIDERS; __c++) {		\
+#define EXPECT_PER_CPU_EQ(archive_field, oracle_array)			\
+	for (int __c = 0; __c < ARCHIVE_MAX_PROVIDERS; __c++) {		\
 		uint64_t __o = __c < R.nr_cpus ? R.oracle_array[__c] : 0; \
-		uint64_t __a = R.arc.prov[__c].arc_field;		\
+		uint64_t __a = R.arc.prov[__c].archive_field;		\
 		if (__o == __a)						\
 			continue;					\
 		EXPECT_EQ(__o, __a)					\
@@ -124,16 +124,16 @@ TEST(reader_library_agrees)
 
 int main(int argc, char **argv)
 {
-	struct pp_config cfg = { .name = PP_NAME, .pin = PP_PIN };
+	struct pingpong_config cfg = { .name = PINGPONG_NAME, .pin = PINGPONG_PIN };
 
-	pp_config_from_env(&cfg);
-	printf("# %s: %lu round trips, threads %s, collector %s\n", PP_NAME,
-	       cfg.rounds, cfg.pin == PP_PIN_SPREAD ? "pinned apart" : "unpinned",
+	pingpong_config_from_env(&cfg);
+	printf("# %s: %lu round trips, threads %s, collector %s\n", PINGPONG_NAME,
+	       cfg.rounds, cfg.pin == PINGPONG_PIN_SPREAD ? "pinned apart" : "unpinned",
 	       "fxt-collect -m streaming");
-	pp_run(&cfg, &R);
-	pp_print(&R);
+	pingpong_run(&cfg, &R);
+	pingpong_print(&R);
 	if (!R.ran || WEXITSTATUS(R.collector_status) || !WIFEXITED(R.collector_status))
-		col_print_file("fxt-collect output", R.collect_log, 30);
+		child_log_print("fxt-collect output", R.collect_log, 30);
 	fflush(stdout);
 	return test_harness_run(argc, argv);
 }

@@ -1,22 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fxtscan.h - run fxt-collect around a workload and load the archive it
- * wrote into flat arrays, for the record-content selftests (fxt_names,
- * fxt_irq, fxt_sched_fields).
+ * records.h - load an archive into flat arrays, for the record-content
+ * selftests (fxt_names, fxt_irq, fxt_irqname, fxt_sched_fields, fxt_flight,
+ * fxt_modes); collector.h runs fxt-collect around their workloads.
  *
- * Collector: fs_collect_start() forks userspace/fxt-collect -o ARCHIVE
- * -m streaming (stdout/stderr into a log), waits for its stderr line
- * "fxt-collect: tracing started"; fs_collect_stop() sends SIGINT and waits.
- * Environment: FXT_COLLECT (tool path), FXT_SELFTEST_TMP (default /tmp),
- * FXT_COLLECT_TIMEOUT (seconds, default 120).
- *
- * Archive: fs_load() reads every record through the project's reader
+ * records_load() reads every record through the project's reader
  * (userspace/lib/libfxt.h) and keeps every kernel object record (not only
  * the last name of a koid), every string record, every context switch,
  * every wakeup and every event.
  */
-#ifndef FXT_SELFTESTS_FXTSCAN_H
-#define FXT_SELFTESTS_FXTSCAN_H
+#ifndef FXT_SELFTESTS_RECORDS_H
+#define FXT_SELFTESTS_RECORDS_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -24,25 +18,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "collector.h"
-
-struct fs_collector {
-	pid_t pid;
-	int status;			/* wait status after fs_collect_stop() */
-	char archive[PATH_MAX];
-	char log[PATH_MAX];
-};
-
-/* Return 0, or -1 with why filled in (the collector is then not running). */
-int fs_collect_start(struct fs_collector *c, const char *name, char *why,
-		     size_t why_len);
-/* The same with -b size (a per-CPU buffer size, as fxt-collect reads it). */
-int fs_collect_start_size(struct fs_collector *c, const char *name,
-			  const char *size, char *why, size_t why_len);
-/* SIGINT, wait. Return 0 when it exited 0, else -1 with why filled in. */
-int fs_collect_stop(struct fs_collector *c, char *why, size_t why_len);
-
-struct fs_kobj {
+struct records_kobj {
 	uint64_t offset;		/* in the archive */
 	uint32_t provider;		/* FXT_NAMES_PROVIDER_ID: the trailer */
 	uint8_t obj_type;		/* 1 process, 2 thread */
@@ -56,7 +32,7 @@ struct fs_kobj {
 	uint64_t named_at;		/* its value when of type uint64 */
 };
 
-struct fs_switch {
+struct records_switch {
 	uint64_t offset;
 	uint32_t provider;
 	uint16_t cpu;
@@ -67,14 +43,14 @@ struct fs_switch {
 	uint64_t ts;
 };
 
-struct fs_string {
+struct records_string {
 	uint64_t offset;
 	uint32_t provider;
 	uint16_t index;
 	char text[64];
 };
 
-struct fs_wakeup {
+struct records_wakeup {
 	uint64_t offset;
 	uint32_t provider;
 	uint16_t cpu;
@@ -84,7 +60,7 @@ struct fs_wakeup {
 	uint64_t waker;
 };
 
-struct fs_event {
+struct records_event {
 	uint64_t offset;
 	uint32_t provider;
 	uint8_t event_type;		/* FXT_EVENT_* */
@@ -99,16 +75,16 @@ struct fs_event {
 	int64_t arg_value;		/* int32/uint32/bool/int64/uint64 */
 };
 
-struct fs_archive {
-	struct fs_kobj *kobjs;
+struct records {
+	struct records_kobj *kobjs;
 	size_t nkobjs;
-	struct fs_switch *sw;
+	struct records_switch *sw;
 	size_t nsw;
-	struct fs_event *ev;
+	struct records_event *ev;
 	size_t nev;
-	struct fs_wakeup *wk;
+	struct records_wakeup *wk;
 	size_t nwk;
-	struct fs_string *str;
+	struct records_string *str;
 	size_t nstr;
 	uint64_t records;
 	uint64_t diags;			/* libfxt diagnostics */
@@ -119,14 +95,17 @@ struct fs_archive {
 };
 
 /* Return 0 (problems in a->error), or -errno when the file cannot be opened. */
-int fs_load(const char *path, struct fs_archive *a);
-void fs_free(struct fs_archive *a);
+int records_load(const char *path, struct records *a);
+/* records_load(), saying in why which file could not be opened. */
+int records_read(const char *path, struct records *a, char *why,
+		 size_t why_size);
+void records_free(struct records *a);
 
 /* Every kernel object record of type for koid, in archive order. */
-size_t fs_kobjs_of(const struct fs_archive *a, uint8_t obj_type, uint64_t koid,
-		   const struct fs_kobj **out, size_t max);
+size_t records_kobjs_of(const struct records *a, uint8_t obj_type, uint64_t koid,
+		   const struct records_kobj **out, size_t max);
 /* Is there a kernel object record of obj_type, koid and exactly name? */
-bool fs_has_kobj_named(const struct fs_archive *a, uint8_t obj_type,
+bool records_has_kobj_named(const struct records *a, uint8_t obj_type,
 		       uint64_t koid, const char *name);
 
-#endif /* FXT_SELFTESTS_FXTSCAN_H */
+#endif /* FXT_SELFTESTS_RECORDS_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fxtscan.c - collector control and archive loading for the record-content
- * selftests (fxtscan.h).
+ * records.c - an archive loaded record by record through libfxt, for the
+ * record-content selftests (records.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,100 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "collector.h"
-#include "fxtscan.h"
-#include "libfxt.h"
-
-int fs_collect_start(struct fs_collector *c, const char *name, char *why,
-		     size_t why_len)
-{
-	return fs_collect_start_size(c, name, NULL, why, why_len);
-}
-
-int fs_collect_start_size(struct fs_collector *c, const char *name,
-			  const char *size, char *why, size_t why_len)
-{
-	const char *tmp = col_tmpdir();
-	double timeout = col_env_seconds("FXT_COLLECT_TIMEOUT", 120);
-	char tool[PATH_MAX], bsize[32];
-	char *argv[] = { tool, "-o", c->archive, "-m", "streaming",
-			 size ? "-b" : NULL, bsize, NULL };
-	int err;
-
-	snprintf(bsize, sizeof(bsize), "%s", size ? size : "");
-
-	memset(c, 0, sizeof(*c));
-	c->pid = -1;
-	snprintf(c->archive, sizeof(c->archive), "%s/%s.fxt", tmp, name);
-	snprintf(c->log, sizeof(c->log), "%s/%s-collect.log", tmp, name);
-	unlink(c->archive);
-	col_tool_path(tool, sizeof(tool), "FXT_COLLECT", "userspace/fxt-collect");
-	if (access(tool, X_OK)) {
-		snprintf(why, why_len, "%s: %s (build userspace)", tool,
-			 strerror(errno));
-		return -1;
-	}
-	c->pid = col_spawn(argv, c->log);
-	if (c->pid < 0) {
-		snprintf(why, why_len, "fork: %s", strerror(-c->pid));
-		c->pid = -1;
-		return -1;
-	}
-	err = col_wait_line(c->pid, c->log, COL_STARTED_LINE, timeout,
-			    &c->status);
-	if (err == -ECHILD) {
-		snprintf(why, why_len,
-			 "fxt-collect exited (status 0x%x) before tracing started",
-			 c->status);
-		c->pid = -1;
-		col_print_file("fxt-collect output", c->log, 20);
-		return -1;
-	}
-	if (err) {
-		col_kill_reap(c->pid, &c->status);
-		c->pid = -1;
-		snprintf(why, why_len, "fxt-collect did not start in %.0f s",
-			 timeout);
-		return -1;
-	}
-	return 0;
-}
-
-int fs_collect_stop(struct fs_collector *c, char *why, size_t why_len)
-{
-	double timeout = col_env_seconds("FXT_COLLECT_TIMEOUT", 120);
-
-	if (c->pid <= 0) {
-		snprintf(why, why_len, "collector not running");
-		return -1;
-	}
-	if (!col_stop(c->pid, timeout, &c->status)) {
-		c->pid = -1;
-		snprintf(why, why_len, "fxt-collect did not exit %.0f s after SIGINT",
-			 timeout);
-		return -1;
-	}
-	c->pid = -1;
-	if (!WIFEXITED(c->status) || WEXITSTATUS(c->status)) {
-		snprintf(why, why_len, "fxt-collect: wait status 0x%x", c->status);
-		col_print_file("fxt-collect output", c->log, 20);
-		return -1;
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-
-static void copy_str(char *dst, size_t size, const struct fxt_str *s)
-{
-	size_t n = s->data ? s->len : 0;
-
-	if (n >= size)
-		n = size - 1;
-	if (n)
-		memcpy(dst, s->data, n);
-	dst[n] = '\0';
-}
+#include "fxtread.h"
+#include "records.h"
 
 static bool grow(void **p, size_t *cap, size_t n, size_t elem)
 {
@@ -123,32 +31,21 @@ static bool grow(void **p, size_t *cap, size_t n, size_t elem)
 	return true;
 }
 
-static int count_diag(void *ctx, uint64_t offset, enum fxt_diag_id id,
-		      const char *message)
+static void load_kobj(struct records *a, const struct fxt_record *rec)
 {
-	unsigned int *shown = ctx;
-
-	if ((*shown)++ < 10)
-		printf("# libfxt: offset %llu: %s: %s\n",
-		       (unsigned long long)offset, fxt_diag_name(id), message);
-	return 0;
-}
-
-static void load_kobj(struct fs_archive *a, const struct fxt_record *rec)
-{
-	struct fs_kobj *k = &a->kobjs[a->nkobjs++];
+	struct records_kobj *k = &a->kobjs[a->nkobjs++];
 
 	memset(k, 0, sizeof(*k));
 	k->offset = rec->offset;
 	k->provider = rec->provider;
 	k->obj_type = rec->u.kobj.obj_type;
 	k->koid = rec->u.kobj.koid;
-	copy_str(k->name, sizeof(k->name), &rec->u.kobj.name);
+	fxtread_str_copy(k->name, sizeof(k->name), &rec->u.kobj.name);
 	for (unsigned int i = 0; i < rec->nargs; i++) {
 		const struct fxt_arg *arg = &rec->args[i];
 		char an[32];
 
-		copy_str(an, sizeof(an), &arg->name);
+		fxtread_str_copy(an, sizeof(an), &arg->name);
 		if (!strcmp(an, "named_at")) {
 			k->has_named_at = true;
 			k->named_at_type = arg->type;
@@ -165,9 +62,9 @@ static void load_kobj(struct fs_archive *a, const struct fxt_record *rec)
 	}
 }
 
-static void load_event(struct fs_archive *a, const struct fxt_record *rec)
+static void load_event(struct records *a, const struct fxt_record *rec)
 {
-	struct fs_event *e = &a->ev[a->nev++];
+	struct records_event *e = &a->ev[a->nev++];
 	const struct fxt_arg *arg = &rec->args[0];
 
 	memset(e, 0, sizeof(*e));
@@ -178,13 +75,13 @@ static void load_event(struct fs_archive *a, const struct fxt_record *rec)
 	e->thread_defined = rec->u.event.thread.defined;
 	e->pid = rec->u.event.thread.pid;
 	e->tid = rec->u.event.thread.tid;
-	copy_str(e->category, sizeof(e->category), &rec->u.event.category);
-	copy_str(e->name, sizeof(e->name), &rec->u.event.name);
+	fxtread_str_copy(e->category, sizeof(e->category), &rec->u.event.category);
+	fxtread_str_copy(e->name, sizeof(e->name), &rec->u.event.name);
 	e->nargs = rec->nargs;
 	if (!rec->nargs)
 		return;
 	e->arg_type = arg->type;
-	copy_str(e->arg_name, sizeof(e->arg_name), &arg->name);
+	fxtread_str_copy(e->arg_name, sizeof(e->arg_name), &arg->name);
 	switch (arg->type) {
 	case FXT_ARG_INT32:
 		e->arg_value = arg->v.i32;
@@ -206,9 +103,9 @@ static void load_event(struct fs_archive *a, const struct fxt_record *rec)
 	}
 }
 
-static void load_wakeup(struct fs_archive *a, const struct fxt_record *rec)
+static void load_wakeup(struct records *a, const struct fxt_record *rec)
 {
-	struct fs_wakeup *w = &a->wk[a->nwk++];
+	struct records_wakeup *w = &a->wk[a->nwk++];
 
 	memset(w, 0, sizeof(*w));
 	w->offset = rec->offset;
@@ -220,7 +117,7 @@ static void load_wakeup(struct fs_archive *a, const struct fxt_record *rec)
 		const struct fxt_arg *arg = &rec->args[i];
 		char an[32];
 
-		copy_str(an, sizeof(an), &arg->name);
+		fxtread_str_copy(an, sizeof(an), &arg->name);
 		if (!strcmp(an, "waker") && arg->type == FXT_ARG_KOID) {
 			w->has_waker = true;
 			w->waker = arg->v.koid;
@@ -228,7 +125,7 @@ static void load_wakeup(struct fs_archive *a, const struct fxt_record *rec)
 	}
 }
 
-int fs_load(const char *path, struct fs_archive *a)
+int records_load(const char *path, struct records *a)
 {
 	size_t kcap = 0, scap = 0, ecap = 0, wcap = 0, tcap = 0;
 	struct fxt_reader *r;
@@ -247,7 +144,7 @@ int fs_load(const char *path, struct fs_archive *a)
 		free(rec);
 		return ret;
 	}
-	fxt_reader_set_diag(r, count_diag, &shown);
+	fxt_reader_set_diag(r, fxtread_diag_first10, &shown);
 	while ((ret = fxt_reader_next(r, rec)) == 1) {
 		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN |
 				  FXT_RF_NO_PAYLOAD)) {
@@ -265,7 +162,7 @@ int fs_load(const char *path, struct fs_archive *a)
 				a->buffer_full++;
 			break;
 		case FXT_REC_STRING: {
-			struct fs_string *t;
+			struct records_string *t;
 
 			if (!grow((void **)&a->str, &tcap, a->nstr, sizeof(*a->str)))
 				goto nomem;
@@ -273,7 +170,7 @@ int fs_load(const char *path, struct fs_archive *a)
 			t->offset = rec->offset;
 			t->provider = rec->provider;
 			t->index = rec->u.string.index;
-			copy_str(t->text, sizeof(t->text), &rec->u.string.str);
+			fxtread_str_copy(t->text, sizeof(t->text), &rec->u.string.str);
 			break;
 		}
 		case FXT_REC_KERNEL_OBJ:
@@ -294,7 +191,7 @@ int fs_load(const char *path, struct fs_archive *a)
 				break;
 			if (!grow((void **)&a->sw, &scap, a->nsw, sizeof(*a->sw)))
 				goto nomem;
-			a->sw[a->nsw++] = (struct fs_switch){
+			a->sw[a->nsw++] = (struct records_switch){
 				.offset = rec->offset,
 				.provider = rec->provider,
 				.cpu = rec->u.sw.cpu,
@@ -334,7 +231,17 @@ nomem:
 	return 0;
 }
 
-void fs_free(struct fs_archive *a)
+int records_read(const char *path, struct records *a, char *why,
+		 size_t why_size)
+{
+	int ret = records_load(path, a);
+
+	if (ret)
+		snprintf(why, why_size, "%.300s: %s", path, strerror(-ret));
+	return ret;
+}
+
+void records_free(struct records *a)
 {
 	free(a->kobjs);
 	free(a->sw);
@@ -344,8 +251,8 @@ void fs_free(struct fs_archive *a)
 	memset(a, 0, sizeof(*a));
 }
 
-size_t fs_kobjs_of(const struct fs_archive *a, uint8_t obj_type, uint64_t koid,
-		   const struct fs_kobj **out, size_t max)
+size_t records_kobjs_of(const struct records *a, uint8_t obj_type, uint64_t koid,
+		   const struct records_kobj **out, size_t max)
 {
 	size_t n = 0;
 
@@ -359,7 +266,7 @@ size_t fs_kobjs_of(const struct fs_archive *a, uint8_t obj_type, uint64_t koid,
 	return n;
 }
 
-bool fs_has_kobj_named(const struct fs_archive *a, uint8_t obj_type,
+bool records_has_kobj_named(const struct records *a, uint8_t obj_type,
 		       uint64_t koid, const char *name)
 {
 	for (size_t i = 0; i < a->nkobjs; i++)

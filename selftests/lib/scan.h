@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * scan.h - an archive summed up per provider (= CPU) through libfxt:
+ * context switches (of watched threads too), unresolved thread refs,
+ * interrupt begin/end nesting, drops, thread and string index reuse.
+ */
+#ifndef FXT_SELFTESTS_SCAN_H
+#define FXT_SELFTESTS_SCAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpu.h"
+
+/* What scan_archive() finds per provider (= CPU). */
+struct scan_sw {
+	uint64_t ts;
+	uint64_t out, in;	/* tids (0 = idle) */
+};
+
+struct scan_prov {
+	bool seen;
+	uint64_t switches;		/* context switch records */
+	uint64_t tid_switches;		/* ... with a watched tid out or in */
+	struct scan_sw first, last;	/* first and last context switch */
+	uint64_t undefined_refs;	/* thread refs the reader cannot resolve */
+	uint64_t buffer_full;		/* provider event 0 records */
+	bool have_dropped;		/* an fxt/dropped counter was seen */
+	uint64_t dropped_last;		/* its last "records" value */
+	uint64_t irq_begin, irq_end;	/* duration begin/end on the irq thread */
+	uint64_t nest_mismatch;		/* end not matching the innermost begin */
+	uint64_t orphan_start;		/* ends on an empty stack before any begin */
+	uint64_t orphan_late;		/* ends on an empty stack after a begin */
+	uint64_t other_thread_irq;	/* irq/softirq events not on the pseudo-thread */
+	uint64_t mismatch_shown;
+	uint64_t thread_reassigned;	/* thread index redefined to another koid */
+	unsigned int thread_indices;	/* distinct thread indices defined */
+	uint64_t string_reassigned;	/* string index redefined to other text */
+};
+
+struct scan {
+	struct scan_prov prov[MAX_CPUS];
+	uint64_t records;
+	uint64_t diags;
+	uint64_t string_undefined, thread_undefined;	/* reader diagnostics */
+	uint64_t undefined_strs;	/* event string refs with no data */
+	bool read_error;
+	uint64_t kobj_prefixed;		/* kernel objects named scan_kobj_prefix... */
+	uint64_t kobj_watched;		/* kernel objects of the watched tids */
+};
+
+/* scan_archive() counts kernel object records whose name starts with this. */
+extern const char *scan_kobj_prefix;
+
+/* Scan an archive; tids (ntids) are the watched threads. 0 or -errno. */
+int scan_archive(const char *path, const uint64_t *tids, int ntids,
+		 struct scan *s);
+
+#endif /* FXT_SELFTESTS_SCAN_H */
