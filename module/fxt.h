@@ -187,7 +187,7 @@ struct fxt_session {
 	u64 map_size;			/* nr_cpu_ids regions, traced or not */
 	u64 durable_size;
 	/*
-	 * nr_cpu_ids entries; NULL for a CPU that was not online at
+	 * nr_cpu_ids entries; NULL for a CPU that was not present at
 	 * INITIALIZE, which has no region and is not traced (its events are
 	 * counted in fxt_untraced). NULL before INITIALIZE.
 	 */
@@ -240,7 +240,7 @@ void fxt_cpu_stats(struct fxt_session *s, struct fxt_cpu_stats *st);
 DECLARE_PER_CPU(u64, fxt_untraced);
 
 /*
- * This CPU's state, or NULL when it has none (it came online after
+ * This CPU's state, or NULL when it has none (it was added after
  * INITIALIZE): the probe then only counts the event it lost.
  */
 static inline struct fxt_cpu *fxt_this_cpu(void)

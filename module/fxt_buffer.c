@@ -105,15 +105,16 @@ static void fxt_cpu_layout(struct fxt_session *s, struct fxt_cpu *c, u8 *base,
 }
 
 /**
- * fxt_buffers_alloc() - allocate and lay out the region of every online CPU
+ * fxt_buffers_alloc() - allocate and lay out the region of every present CPU
  * @s: the session
  * @size: bytes per CPU, header page included
  * @durable_size: bytes of durable buffer per CPU, 0 for the default
  *
- * Only the CPUs online now get a region (on their NUMA node) and are
- * traced; a CPU that comes online later has none, and its probes count
- * what they lose (fxt_untraced, GET_STATS). CPU hotplug is held off
- * meanwhile, so the set is one the probes agree with.
+ * The CPUs present now (online, or offline but there to be brought
+ * online: not the possible ones a machine could add) each get a region,
+ * on their NUMA node, and are traced. A CPU added later (physical
+ * hotplug) has none, and its probes count what they lose (fxt_untraced,
+ * GET_STATS). CPU hotplug is held off meanwhile.
  *
  * Return: 0, -EINVAL for a size that cannot be laid out, -ENOMEM.
  */
@@ -150,9 +151,9 @@ int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size)
 	if (!s->cpus)
 		goto out_mask;
 	cpus_read_lock();
-	if (!fxt_mem_affordable(size * num_online_cpus()))
+	if (!fxt_mem_affordable(size * num_present_cpus()))
 		goto out;
-	for_each_online_cpu(cpu) {
+	for_each_present_cpu(cpu) {
 		struct fxt_cpu *c;
 		u8 *base;
 
@@ -550,7 +551,7 @@ void fxt_buffers_sync_notifications(struct fxt_session *s)
  * fxt_cpu_stats() - fill in a CPU's counters from its buffer header
  * @s: the session
  * @st: in: @st->cpu, a possible CPU, bounds-checked and sanitised by the
- *	caller; out: the rest. A CPU without buffers (offline at INITIALIZE)
+ *	caller; out: the rest. A CPU without buffers (not present at INITIALIZE)
  *	says FXT_CPU_NOT_TRACED, with the events it lost as records_dropped.
  */
 void fxt_cpu_stats(struct fxt_session *s, struct fxt_cpu_stats *st)

@@ -80,7 +80,7 @@ static const struct vm_operations_struct fxt_vm_ops = {
 
 /*
  * Insert the pages of the regions @vma covers: region c at c * cpu_stride.
- * A CPU without a region (offline at INITIALIZE) leaves a hole there, and
+ * A CPU without a region (not present at INITIALIZE) leaves a hole, and
  * touching it raises SIGBUS.
  */
 static int fxt_map_regions(struct fxt_session *s, struct vm_area_struct *vma)

@@ -224,7 +224,7 @@ static long fxt_snapshot_walk(void *arg)
  * @stamped: give each record the time its name was read ("named_at")
  *
  * The records go to the buffers of the CPU the walk runs on: when the
- * caller's CPU has none (it came online after INITIALIZE), the walk runs
+ * caller's CPU has none (it was added after INITIALIZE), the walk runs
  * on a traced CPU (work_on_cpu()).
  */
 void fxt_names_snapshot(bool stamped)

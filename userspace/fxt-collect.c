@@ -374,7 +374,7 @@ static void report(struct collector *c, uint64_t archive_bytes, int renamed)
 		warnx_("%" PRIu64 " records were dropped (see the fxt/dropped counters)",
 		       t.dropped);
 	if (lost)
-		warnx_("%u CPUs (CPU %u first) came online after tracing was set up and were not traced: %" PRIu64 " events lost; start again to trace them",
+		warnx_("%u CPUs (CPU %u first) were added after tracing was set up and were not traced: %" PRIu64 " events lost; start again to trace them",
 		       cpus, first, lost);
 }
 

@@ -65,7 +65,7 @@ int fxt_device_cpu_stats(struct fxt_device *d, uint32_t cpu,
 			 struct fxt_cpu_stats *st);
 void fxt_device_totals(const struct fxt_device *d, struct fxt_device_totals *t);
 /*
- * CPUs that came online after INITIALIZE (no buffers, not traced) and whose
+ * CPUs added after INITIALIZE (no buffers, not traced) and whose
  * probes lost events: how many CPUs (*cpus, the first in *first) and
  * events. Return: the events lost.
  */

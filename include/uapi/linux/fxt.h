@@ -160,7 +160,7 @@ struct fxt_packet {
 /* Per-CPU flags (fxt_buffer_header.flags, fxt_cpu_stats.flags). */
 #define FXT_CPU_DURABLE_FULL	(1u << 0)	/* circular: CPU stopped; else spills */
 #define FXT_CPU_ROLLING_FULL	(1u << 1)	/* full, or waiting for a save */
-#define FXT_CPU_NOT_TRACED	(1u << 2)	/* stats: offline at INITIALIZE, no region */
+#define FXT_CPU_NOT_TRACED	(1u << 2)	/* stats: not present at INITIALIZE */
 
 /*
  * The first page of each CPU's region. The kernel writes it; the collector
