@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "merge_order.h"
 #include "progress.h"
 #include "report.h"
 
@@ -150,34 +151,19 @@ static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_re
 	return true;
 }
 
-#define SCAN_QUEUES	8	/* more: a heap */
-
 struct evmerge {
 	struct report *rp;
 	struct fxt_merge *m;
 	bool early;		/* one thread: resolve threads and apply per-CPU */
 				/* parts (report_early()) as events are queued */
 	size_t n;
-	struct evqueue *q;
-	uint64_t *keys;		/* ts of each queue's head, UINT64_MAX when empty */
-				/* (at least SCAN_QUEUES, the extra ones UINT64_MAX) */
-	unsigned int *heap;	/* more than SCAN_QUEUES: queues with events */
-	size_t nheap;
-	unsigned int top;	/* queue of the event handed out last */
+	struct evqueue *q;	/* one per cursor */
+	struct merge_order order;	/* of the queues (lib/merge_order.h) */
 	struct progress *pg;	/* updated as the cursors read on */
 	/* refill(), early: interrupts left out, where and when */
 	unsigned int irq_at[QUEUE_EVENTS];
 	uint64_t irq_ts[QUEUE_EVENTS];
 };
-
-/*
- * cond ? a : b, computed: for conditions that are true or false at random,
- * where GCC may still turn ?: into a branch.
- */
-static inline unsigned int select_if(bool cond, unsigned int a, unsigned int b)
-{
-	return b ^ ((a ^ b) & -(unsigned int)cond);
-}
 
 /*
  * The interrupts left out of q in refill() still count. The queue must run
@@ -257,32 +243,22 @@ static bool refill(struct evmerge *em, unsigned int i)
 	if (nirq)
 		keep_order(em, q, nirq, sorted);
 	progress_update(em->pg, fxt_merge_bytes(em->m));
-	em->keys[i] = q->len ? q->ev[0].ts : UINT64_MAX;
 	return q->len != 0;
 }
 
-static inline bool qbefore(const struct evmerge *em, unsigned int a, unsigned int b)
+/*
+ * The order's hook: move queue i on to its next event, decoding more when
+ * it runs dry; key is the event's time.
+ */
+static inline bool next_in_queue(void *ctx, unsigned int i, uint64_t *key)
 {
-	return em->keys[a] < em->keys[b] || (em->keys[a] == em->keys[b] && a < b);
-}
+	struct evmerge *em = ctx;
+	struct evqueue *q = &em->q[i];
 
-static void qsift(struct evmerge *em, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, min = i;
-		unsigned int t;
-
-		if (l < em->nheap && qbefore(em, em->heap[l], em->heap[min]))
-			min = l;
-		if (r < em->nheap && qbefore(em, em->heap[r], em->heap[min]))
-			min = r;
-		if (min == i)
-			return;
-		t = em->heap[i];
-		em->heap[i] = em->heap[min];
-		em->heap[min] = t;
-		i = min;
-	}
+	if (++q->head >= q->len && !refill(em, i))
+		return false;
+	*key = q->ev[q->head].ts;
+	return true;
 }
 
 static int evmerge_init(struct evmerge *em, struct report *rp, struct fxt_merge *m,
@@ -297,25 +273,14 @@ static int evmerge_init(struct evmerge *em, struct report *rp, struct fxt_merge 
 	em->pg = pg;
 	em->n = fxt_merge_cursors(m);
 	em->q = calloc(em->n, sizeof(*em->q));
-	em->keys = malloc((em->n > SCAN_QUEUES ? em->n : SCAN_QUEUES) * sizeof(*em->keys));
-	em->heap = malloc(em->n * sizeof(*em->heap));
-	if (!em->q || !em->keys || !em->heap)
+	if (!em->q || merge_order_init(&em->order, em->n))
 		return -1;
-	for (i = em->n; i < SCAN_QUEUES; i++)
-		em->keys[i] = UINT64_MAX;
 	for (i = 0; i < em->n; i++) {
 		em->q[i].r = fxt_merge_cursor(m, i);
 		em->q[i].rec = malloc(sizeof(*em->q[i].rec));
 		if (!em->q[i].rec)
 			return -1;
 	}
-	for (i = 0; i < em->n; i++) {
-		if (refill(em, (unsigned int)i))
-			em->heap[em->nheap++] = (unsigned int)i;
-	}
-	for (i = em->nheap / 2 + 1; i-- > 0;)
-		qsift(em, i);
-	em->top = UINT32_MAX;
 	return 0;
 }
 
@@ -326,73 +291,15 @@ static void evmerge_free(struct evmerge *em)
 	for (i = 0; em->q && i < em->n; i++)
 		free(em->q[i].rec);
 	free(em->q);
-	free(em->keys);
-	free(em->heap);
-}
-
-/*
- * The earliest of keys[base..base+3], the lowest index on a tie: a
- * tournament without branches (which queue is next is anybody's guess).
- */
-static inline unsigned int min4(const uint64_t *keys, unsigned int base)
-{
-	unsigned int a = base + (keys[base + 1] < keys[base]);
-	unsigned int b = base + 2 + (keys[base + 3] < keys[base + 2]);
-
-	return select_if(keys[b] < keys[a], b, a);
-}
-
-/* next_event() with more than SCAN_QUEUES queues: a binary heap of them. */
-static const struct ev *heap_next(struct evmerge *em)
-{
-	unsigned int top = em->top;
-
-	if (top != UINT32_MAX) {	/* move the last queue on */
-		struct evqueue *q = &em->q[top];
-		bool more = ++q->head < q->len || refill(em, top);
-
-		if (more)
-			em->keys[top] = q->ev[q->head].ts;
-		else
-			em->heap[0] = em->heap[--em->nheap];
-		qsift(em, 0);
-	}
-	if (!em->nheap)
-		return NULL;
-	top = em->top = em->heap[0];
-	return &em->q[top].ev[em->q[top].head];
+	merge_order_free(&em->order);
 }
 
 /* The next event in time order, NULL at the end. */
 static inline const struct ev *next_event(struct evmerge *em)
 {
-	unsigned int best, top = em->top;
+	int i = merge_order_next(&em->order, next_in_queue, em);
 
-	if (em->n > SCAN_QUEUES)
-		return heap_next(em);
-	if (top != UINT32_MAX) {	/* move the last queue on */
-		struct evqueue *q = &em->q[top];
-
-		if (++q->head < q->len)
-			em->keys[top] = q->ev[q->head].ts;
-		else
-			refill(em, top);
-	}
-	best = min4(em->keys, 0);
-	if (em->n > 4) {
-		unsigned int hi = min4(em->keys, 4);
-
-		best = select_if(em->keys[hi] < em->keys[best], hi, best);
-	}
-	if (em->keys[best] == UINT64_MAX) {
-		/* every queue empty, or an event at UINT64_MAX */
-		for (best = 0; best < em->n && em->q[best].head >= em->q[best].len; best++)
-			;
-		if (best == em->n)
-			return NULL;
-	}
-	em->top = best;
-	return &em->q[best].ev[em->q[best].head];
+	return i < 0 ? NULL : &em->q[i].ev[em->q[i].head];
 }
 
 /*
