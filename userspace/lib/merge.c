@@ -220,7 +220,7 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
-/* Pass 2: cursors and the heap.                                        */
+/* Pass 2: cursors, in the order of lib/merge_order.h.             */
 
 static bool timestamped(const struct fxt_record *rec)
 {
