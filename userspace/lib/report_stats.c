@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "report.h"
 
 /* ------------------------------------------------------------------ */
@@ -60,21 +61,14 @@ uint32_t report_thread_new(struct report *rp, uint64_t tid)
 
 struct cstat *report_cpu_grow(struct report *rp, unsigned int cpu)
 {
+	struct cstat *nc;
+
 	if (cpu >= MAX_CPUS)
 		return NULL;
-	{
-		size_t n = rp->ncpus ? rp->ncpus : 8;
-		struct cstat *nc;
-
-		while (n <= cpu)
-			n *= 2;
-		nc = realloc(rp->cpus, n * sizeof(*nc));
-		if (!nc)
-			return NULL;
-		memset(nc + rp->ncpus, 0, (n - rp->ncpus) * sizeof(*nc));
-		rp->cpus = nc;
-		rp->ncpus = n;
-	}
+	nc = grow_zeroed(rp->cpus, &rp->ncpus, cpu, 8, sizeof(*nc));
+	if (!nc)
+		return NULL;
+	rp->cpus = nc;
 	return &rp->cpus[cpu];
 }
 
@@ -331,17 +325,11 @@ static void on_irq(struct report *rp, struct cstat *c, const struct ev *e)
 			struct irqframe *f = &c->stack[c->depth];
 
 			if (e->handler != UINT32_MAX && e->handler >= rp->nhstats) {
-				size_t n = rp->nhstats ? rp->nhstats : 64;
-				struct hstat *nh;
+				struct hstat *nh = grow_zeroed(rp->hstats, &rp->nhstats,
+							       e->handler, 64, sizeof(*nh));
 
-				while (n <= e->handler)
-					n *= 2;
-				nh = realloc(rp->hstats, n * sizeof(*nh));
-				if (nh) {
-					memset(nh + rp->nhstats, 0, (n - rp->nhstats) * sizeof(*nh));
+				if (nh)
 					rp->hstats = nh;
-					rp->nhstats = n;
-				}
 			}
 			f->start = e->ts;
 			f->child_ns = 0;
