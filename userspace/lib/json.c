@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "json.h"
 #include "u64map.h"
 
@@ -322,17 +323,11 @@ static struct jcpu *cpu_get(struct json *j, unsigned int cpu)
 	char name[32];
 
 	if (cpu >= j->ncpus) {
-		size_t n = j->ncpus ? j->ncpus : 8;
-		struct jcpu *nc;
+		struct jcpu *nc = grow_zeroed(j->cpus, &j->ncpus, cpu, 8, sizeof(*nc));
 
-		while (n <= cpu)
-			n *= 2;
-		nc = realloc(j->cpus, n * sizeof(*nc));
 		if (!nc)
 			return NULL;
-		memset(nc + j->ncpus, 0, (n - j->ncpus) * sizeof(*nc));
 		j->cpus = nc;
-		j->ncpus = n;
 	}
 	c = &j->cpus[cpu];
 	if (!c->seen) {

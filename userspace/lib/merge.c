@@ -26,6 +26,9 @@
  *      the time of their cursor's previous record, so they come out in
  *      place, before the records that use them.
  *
+ * The order (step 3) is lib/merge_order.h, which fxt-report shares: it
+ * merges queues of events it decodes from these cursors.
+ *
  * So the file is read twice, the second time usually from the page cache.
  * Memory: the segment lists (16 bytes per chunk) and the cursors; not the
  * records. A pipe cannot be read twice: from one, records come in file
@@ -40,6 +43,7 @@
 
 #include "internal.h"
 #include "libfxt.h"
+#include "merge_order.h"
 #include "u64map.h"
 
 #define SCAN_BUFSIZE	(1u << 20)
@@ -51,8 +55,6 @@ struct cursor {
 	size_t nsegs, cap;
 	struct fxt_reader *r;
 	struct fxt_record *rec;
-	uint64_t key;		/* ns of the next record, or of the previous one */
-	bool done;		/* no record left */
 };
 
 struct fxt_merge {
@@ -60,11 +62,8 @@ struct fxt_merge {
 	uint64_t size;
 	struct cursor *c;
 	size_t n;
-	unsigned int *heap;	/* cursor indices with a record, ordered by (key, index) */
-	size_t nheap;
-	uint64_t *keys;		/* few cursors: next key of each, UINT64_MAX when done */
-	unsigned int top;	/* few cursors: the one handed out last */
-	bool started, started_heap;
+	struct merge_order order;	/* of the cursors: key, the ns of the next */
+					/* record, or of the previous one */
 	bool ordered;		/* else one cursor in file order: not seekable, */
 				/* or too many providers */
 	int status;
@@ -221,7 +220,7 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
-/* Pass 2: cursors and the heap.                                        */
+/* Pass 2: cursors, in the order of lib/merge_order.h.             */
 
 static bool timestamped(const struct fxt_record *rec)
 {
@@ -239,108 +238,26 @@ static bool timestamped(const struct fxt_record *rec)
 	}
 }
 
-static inline bool before(const struct fxt_merge *m, unsigned int a, unsigned int b)
+/* The order's hook: read cursor i's next record; false when it has none left. */
+static bool advance(void *ctx, unsigned int i, uint64_t *key)
 {
-	return m->c[a].key < m->c[b].key || (m->c[a].key == m->c[b].key && a < b);
-}
-
-static void sift_down(struct fxt_merge *m, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, min = i;
-		unsigned int t;
-
-		if (l < m->nheap && before(m, m->heap[l], m->heap[min]))
-			min = l;
-		if (r < m->nheap && before(m, m->heap[r], m->heap[min]))
-			min = r;
-		if (min == i)
-			return;
-		t = m->heap[i];
-		m->heap[i] = m->heap[min];
-		m->heap[min] = t;
-		i = min;
-	}
-}
-
-/* Read cursor i's next record; false when it has none left. */
-static bool advance(struct fxt_merge *m, unsigned int i)
-{
+	struct fxt_merge *m = ctx;
 	struct cursor *c = &m->c[i];
 	int n = fxt_reader_next(c->r, c->rec);
 
 	if (n <= 0) {
 		if (n < 0)
 			m->status = -1;
-		c->done = true;
 		return false;
 	}
 	if (timestamped(c->rec))
-		c->key = c->rec->ts_ns;
+		*key = c->rec->ts_ns;
 	return true;
-}
-
-/*
- * With few cursors the next one is found by a scan of a small array of
- * keys (branch-free minimum); with many, through a binary heap.
- */
-#define SCAN_CURSORS	8
-
-static int start(struct fxt_merge *m)
-{
-	size_t i;
-
-	m->started = true;
-	if (m->n <= SCAN_CURSORS) {
-		m->keys = calloc(m->n, sizeof(*m->keys));
-		if (!m->keys)
-			return -1;
-		for (i = 0; i < m->n; i++)
-			m->keys[i] = advance(m, (unsigned int)i) ? m->c[i].key : UINT64_MAX;
-		m->top = UINT32_MAX;
-		return 0;
-	}
-	m->heap = malloc(m->n * sizeof(*m->heap));
-	if (!m->heap)
-		return -1;
-	for (i = 0; i < m->n; i++)
-		if (advance(m, (unsigned int)i))
-			m->heap[m->nheap++] = (unsigned int)i;
-	for (i = m->nheap / 2 + 1; i-- > 0;)
-		sift_down(m, i);
-	return 0;
-}
-
-/* Few cursors: the earliest (lowest index on a tie), or -1 when all are done. */
-static int scan_next(struct fxt_merge *m)
-{
-	unsigned int i, best = 0;
-	uint64_t k;
-
-	if (m->top != UINT32_MAX)
-		m->keys[m->top] = advance(m, m->top) ? m->c[m->top].key : UINT64_MAX;
-	k = m->keys[0];
-	for (i = 1; i < m->n; i++) {
-		bool lt = m->keys[i] < k;
-
-		best = lt ? i : best;
-		k = lt ? m->keys[i] : k;
-	}
-	/* UINT64_MAX marks the cursors done, but a record may have it too. */
-	if (k == UINT64_MAX) {
-		for (i = 0; i < m->n && m->c[i].done; i++)
-			;
-		if (i == m->n)
-			return -1;
-		best = i;
-	}
-	m->top = best;
-	return (int)best;
 }
 
 const struct fxt_record *fxt_merge_next(struct fxt_merge *m, struct fxt_reader **from)
 {
-	unsigned int top;
+	int top;
 
 	if (!m->ordered) {
 		int n = fxt_reader_next(m->c[0].r, m->c[0].rec);
@@ -353,31 +270,13 @@ const struct fxt_record *fxt_merge_next(struct fxt_merge *m, struct fxt_reader *
 		*from = m->c[0].r;
 		return m->c[0].rec;
 	}
-	if (!m->started && start(m)) {
+	if (!m->order.keys && merge_order_init(&m->order, m->n)) {
 		m->status = -1;
 		return NULL;
 	}
-	if (m->keys) {
-		int i = scan_next(m);
-
-		if (i < 0)
-			return NULL;
-		top = (unsigned int)i;
-	} else {
-		if (m->nheap && m->started_heap) {
-			/* The cursor handed out last is at the top: move it on. */
-			if (advance(m, m->heap[0])) {
-				sift_down(m, 0);
-			} else {
-				m->heap[0] = m->heap[--m->nheap];
-				sift_down(m, 0);
-			}
-		}
-		m->started_heap = true;
-		if (!m->nheap)
-			return NULL;
-		top = m->heap[0];
-	}
+	top = merge_order_next(&m->order, advance, m);
+	if (top < 0)
+		return NULL;
 	*from = m->c[top].r;
 	return m->c[top].rec;
 }
@@ -477,8 +376,7 @@ void fxt_merge_close(struct fxt_merge *m)
 	if (!m)
 		return;
 	free_cursors(m);
-	free(m->heap);
-	free(m->keys);
+	merge_order_free(&m->order);
 	if (m->fd >= 0)
 		close(m->fd);
 	free(m);

@@ -2,9 +2,10 @@
 /*
  * reader.c - the streaming FXT reader.
  *
- * The archive is read through one fixed buffer (FXT_READER_BUFSIZE): a
- * record is decoded in place, so the buffer is the only copy of the data and
- * memory does not grow with the archive. What does grow is bounded by one
+ * The archive is read through one fixed buffer (FXT_READER_BUFSIZE, kept
+ * filled by lib/reader_input.c): a record is decoded in place, so the
+ * buffer is the only copy of the data and memory does not grow with the
+ * archive. What does grow is bounded by one
  * memory limit (FXT_READER_MEM_LIMIT):
  *
  *   providers	one struct provider per provider id (at most
@@ -31,11 +32,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libfxt.h"
 #include "internal.h"
+#include "reader_input.h"
 #include "name_history.h"
 #include "u64map.h"
 
@@ -107,18 +108,7 @@ struct kobj_table {
 };
 
 struct fxt_reader {
-	/* input */
-	int fd;
-	bool own_fd;
-	const unsigned char *mem;	/* fxt_reader_open_mem() */
-	size_t mem_len, mem_pos;
-	uint64_t size;			/* archive size when known */
-
-	/* the read buffer: buf[pos..len) is unread, buf[0] is at buf_off */
-	unsigned char *buf;
-	size_t cap, len, pos;
-	uint64_t buf_off;
-	bool eof;			/* no more input */
+	struct fxt_input in;		/* lib/reader_input.c */
 	bool started;			/* first record seen */
 	bool stopped;			/* cannot or must not continue */
 	int end_rc;			/* what fxt_reader_next() returns once stopped */
@@ -146,15 +136,8 @@ struct fxt_reader {
 	bool track_kobjs;
 	struct kobj_table own_kt, *kt;
 
-	/* reading segments of a file (merge cursors, merge.c) */
-	const struct fxt_segment *segs;
-	size_t nsegs, seg;
-	uint64_t file_pos;
-
 	uint64_t nrecords, nbytes;	/* records read, and their size */
 };
-
-static int buffer_alloc(struct fxt_reader *r);
 
 /* Decoding cursor over one record. */
 struct cur {
@@ -1421,107 +1404,12 @@ static void decode(struct fxt_reader *r, struct fxt_record *rec)
 	}
 }
 
-/* ------------------------------------------------------------------ */
-/* Input.                                                               */
-
-/*
- * Up to max bytes of input at the current position: from memory, from the
- * fd, or from the current segment. 0 at the end of the input or of the
- * segment, -1 on a read error (reported, reading stops).
- */
-static ssize_t input(struct fxt_reader *r, void *dst, size_t max)
+/* A read of the input failed (lib/reader_input.c): say so once, and stop. */
+static COLD void read_failed(struct fxt_reader *r)
 {
-	ssize_t n;
-
-	if (r->mem) {
-		n = (ssize_t)(r->mem_len - r->mem_pos < max ? r->mem_len - r->mem_pos : max);
-		if (dst)
-			memcpy(dst, r->mem + r->mem_pos, (size_t)n);
-		r->mem_pos += (size_t)n;
-		return n;
-	}
-	if (r->segs) {
-		uint64_t left = r->segs[r->seg].end - r->file_pos;
-
-		if (max > left)
-			max = (size_t)left;
-		if (!max)
-			return 0;
-	}
-	do {
-		if (r->segs)
-			n = pread(r->fd, dst ? dst : r->buf, max, (off_t)r->file_pos);
-		else
-			n = read(r->fd, dst ? dst : r->buf, max);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		report(r, r->buf_off + r->len, FXT_D_IO_ERROR, "%s", strerror(errno));
-		stop(r, -1);
-		r->eof = true;
-		return -1;
-	}
-	r->file_pos += (uint64_t)n;
-	return n;
-}
-
-/* At the end of a segment, with nothing left in the buffer: on to the next. */
-static bool next_segment(struct fxt_reader *r)
-{
-	if (!r->segs || r->seg + 1 >= r->nsegs || r->len != r->pos ||
-	    r->file_pos != r->segs[r->seg].end)
-		return false;
-	r->seg++;
-	r->file_pos = r->segs[r->seg].start;
-	r->buf_off = r->file_pos;
-	r->len = r->pos = 0;
-	return true;
-}
-
-/* Read into buf until it holds want bytes past pos or input ends. */
-static void fill(struct fxt_reader *r, size_t want)
-{
-	if (r->pos) {
-		size_t left = r->len - r->pos;
-
-		memmove(r->buf, r->buf + r->pos, left);
-		r->buf_off += r->pos;
-		r->len = left;
-		r->pos = 0;
-	}
-	while (!r->eof && r->len < want) {
-		ssize_t n = input(r, r->buf + r->len, r->cap - r->len);
-
-		if (n < 0)
-			return;
-		if (n == 0) {
-			if (next_segment(r))
-				continue;
-			r->eof = true;
-			break;
-		}
-		r->len += (size_t)n;
-	}
-}
-
-/* Skip bytes of input past the buffer (a record too large for it). */
-static uint64_t skip_input(struct fxt_reader *r, uint64_t bytes)
-{
-	uint64_t skipped = 0;
-
-	r->buf_off += r->len;
-	r->len = r->pos = 0;
-	while (skipped < bytes && !r->eof) {
-		size_t want = bytes - skipped < r->cap ? (size_t)(bytes - skipped) : r->cap;
-		ssize_t n = input(r, NULL, want);
-
-		if (n < 0)
-			break;
-		if (n == 0)
-			r->eof = true;
-		skipped += (uint64_t)n;
-		r->buf_off += (uint64_t)n;
-	}
-	return skipped;
+	report(r, r->in.error_off, FXT_D_IO_ERROR, "%s", strerror(r->in.error));
+	r->in.error = 0;
+	stop(r, -1);
 }
 
 static void truncated(struct fxt_reader *r, uint64_t offset, uint64_t need,
@@ -1539,15 +1427,15 @@ static int first_record(struct fxt_reader *r)
 {
 	uint64_t h;
 
-	memcpy(&h, r->buf + r->pos, 8);
+	memcpy(&h, r->in.buf + r->in.pos, 8);
 	r->started = true;
 	if (h == __builtin_bswap64(FXT_MAGIC_RECORD)) {
-		report(r, r->buf_off + r->pos, FXT_D_BIG_ENDIAN, NULL);
+		report(r, r->in.buf_off + r->in.pos, FXT_D_BIG_ENDIAN, NULL);
 		stop(r, -1);
 		return -1;
 	}
 	if (h != FXT_MAGIC_RECORD)
-		report(r, r->buf_off + r->pos, FXT_D_NO_MAGIC, NULL);
+		report(r, r->in.buf_off + r->in.pos, FXT_D_NO_MAGIC, NULL);
 	return 0;
 }
 
@@ -1558,31 +1446,36 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 
 	if (r->stopped)
 		return r->end_rc;
-	avail = r->len - r->pos;
+	avail = r->in.len - r->in.pos;
 	if (avail < 8) {	/* also before the first record: no buffer yet */
-		if (!r->buf && buffer_alloc(r))
+		if (!r->in.buf && input_alloc(&r->in)) {
+			report(r, 0, FXT_D_IO_ERROR, "%s", strerror(ENOMEM));
+			stop(r, -1);
 			return -1;
-		fill(r, 8);
-		avail = r->len - r->pos;
+		}
+		input_fill(&r->in, 8);
+		if (unlikely(r->in.error))
+			read_failed(r);
+		avail = r->in.len - r->in.pos;
 		if (r->stopped)
 			return r->end_rc;
 		if (avail == 0) {
 			/* Every FXT archive starts with the magic number record. */
 			if (!r->started) {
 				r->started = true;
-				report(r, r->buf_off, FXT_D_NO_MAGIC, NULL);
+				report(r, r->in.buf_off, FXT_D_NO_MAGIC, NULL);
 			}
 			return 0;
 		}
 		if (avail < 8) {
-			truncated(r, r->buf_off + r->pos, 8, avail);
+			truncated(r, r->in.buf_off + r->in.pos, 8, avail);
 			return 0;
 		}
 		if (!r->started && first_record(r))
 			return -1;
 	}
-	memcpy(&h, r->buf + r->pos, 8);
-	rec->offset = r->buf_off + r->pos;
+	memcpy(&h, r->in.buf + r->in.pos, 8);
+	rec->offset = r->in.buf_off + r->in.pos;
 	rec->type = (uint8_t)fxt_record_type(h);
 	words = rec->type == FXT_REC_LARGE ? fxt_large_record_words(h) :
 		fxt_record_words(h);
@@ -1600,9 +1493,11 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 	}
 	bytes = words * 8;
 	if (bytes > avail) {
-		if (bytes <= r->cap) {
-			fill(r, (size_t)bytes);
-			avail = r->len - r->pos;
+		if (bytes <= r->in.cap) {
+			input_fill(&r->in, (size_t)bytes);
+			if (unlikely(r->in.error))
+				read_failed(r);
+			avail = r->in.len - r->in.pos;
 			if (r->stopped)
 				return r->end_rc;
 			if (bytes > avail) {
@@ -1610,8 +1505,10 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 				return 0;
 			}
 		} else {
-			uint64_t got = avail + skip_input(r, bytes - avail);
+			uint64_t got = avail + input_skip(&r->in, bytes - avail);
 
+			if (r->in.error)
+				read_failed(r);
 			if (got < bytes) {
 				truncated(r, rec->offset, bytes, got);
 				return 0;
@@ -1626,9 +1523,9 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 			return 1;
 		}
 	}
-	rec->words = (const uint64_t *)(const void *)(r->buf + r->pos);
+	rec->words = (const uint64_t *)(const void *)(r->in.buf + r->in.pos);
 	rec->provider = r->cur->id;
-	r->pos += (size_t)bytes;
+	r->in.pos += (size_t)bytes;
 	r->nrecords++;
 	r->nbytes += bytes;
 	decode(r, rec);
@@ -1645,8 +1542,7 @@ static struct fxt_reader *reader_new(void)
 
 	if (!r)
 		return NULL;
-	r->fd = -1;
-	r->cap = FXT_READER_BUFSIZE;
+	input_init(&r->in, FXT_READER_BUFSIZE);
 	r->mem_limit = FXT_READER_MEM_LIMIT;
 	r->track_kobjs = true;
 	r->kt = &r->own_kt;
@@ -1664,15 +1560,10 @@ static struct fxt_reader *reader_new(void)
 struct fxt_reader *fxt_reader_open_fd(int fd)
 {
 	struct fxt_reader *r = reader_new();
-	struct stat st;
 
 	if (!r)
 		return NULL;
-	r->fd = fd;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		r->size = (uint64_t)st.st_size;
-		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	}
+	input_set_fd(&r->in, fd);
 	return r;
 }
 
@@ -1680,20 +1571,13 @@ struct fxt_reader *fxt_reader_open_segments(int fd, const struct fxt_segment *se
 					    size_t nsegs, bool at_start)
 {
 	struct fxt_reader *r;
-	size_t i;
 
 	if (!nsegs)
 		return NULL;
 	r = reader_new();
 	if (!r)
 		return NULL;
-	r->fd = fd;
-	r->segs = segs;
-	r->nsegs = nsegs;
-	r->file_pos = r->buf_off = segs[0].start;
-	for (i = 0; i < nsegs; i++)	/* sizes the buffer: no more than it reads */
-		r->size += segs[i].end - segs[i].start;
-	r->cap = FXT_MERGE_BUFSIZE;
+	input_set_segments(&r->in, fd, segs, nsegs, FXT_MERGE_BUFSIZE);
 	r->started = !at_start;		/* only offset 0 holds the magic number */
 	return r;
 }
@@ -1726,7 +1610,7 @@ struct fxt_reader *fxt_reader_open(const char *path)
 		errno = e;
 		return NULL;
 	}
-	r->own_fd = true;
+	r->in.own_fd = true;
 	return r;
 }
 
@@ -1736,9 +1620,7 @@ struct fxt_reader *fxt_reader_open_mem(const void *data, size_t len)
 
 	if (!r)
 		return NULL;
-	r->mem = data ? data : (const void *)empty_string;
-	r->mem_len = data ? len : 0;
-	r->size = r->mem_len;
+	input_set_mem(&r->in, data ? data : (const void *)empty_string, data ? len : 0);
 	return r;
 }
 
@@ -1761,38 +1643,15 @@ void fxt_reader_close(struct fxt_reader *r)
 	free(r->spare);
 	free(r->own_kt.slots);
 	name_history_free(&r->own_kt.threads);
-	free(r->buf);
-	if (r->own_fd)
-		close(r->fd);
+	input_close(&r->in);
 	free(r);
 }
 
 int fxt_reader_set_buffer_size(struct fxt_reader *r, size_t bytes)
 {
-	if (r->buf || bytes < MIN_BUFSIZE || bytes % 8)
+	if (r->in.buf || bytes < MIN_BUFSIZE || bytes % 8)
 		return -EINVAL;
-	r->cap = bytes;
-	return 0;
-}
-
-/*
- * Allocate the read buffer on first use: cap bytes, or less when the whole
- * archive is known to be smaller (a record larger than the archive is
- * truncated whatever the buffer).
- */
-static int buffer_alloc(struct fxt_reader *r)
-{
-	size_t size = r->cap;
-
-	if (r->size && r->size < size)
-		size = (size_t)((r->size + 4095) & ~4095ull);
-	r->buf = malloc(size);
-	if (!r->buf) {
-		report(r, 0, FXT_D_IO_ERROR, "%s", strerror(ENOMEM));
-		stop(r, -1);
-		return -1;
-	}
-	r->cap = size;
+	r->in.cap = bytes;
 	return 0;
 }
 
@@ -1824,12 +1683,12 @@ void fxt_reader_check_durations(struct fxt_reader *r, bool on)
 
 uint64_t fxt_reader_offset(const struct fxt_reader *r)
 {
-	return r->buf_off + r->pos;
+	return r->in.buf_off + r->in.pos;
 }
 
 uint64_t fxt_reader_size(const struct fxt_reader *r)
 {
-	return r->size;
+	return r->in.size;
 }
 
 uint64_t fxt_reader_diag_count(const struct fxt_reader *r)

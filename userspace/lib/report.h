@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h - fxt-report's scheduling statistics, shared by its parts:
+ *
+ *   report_events.c    records of each cursor -> struct ev, in time order
+ *   report_stats.c     events -> per-thread, per-CPU and per-handler sums
+ *   report_pipeline.c  the analysis on a second thread (--threads 2)
+ *   report_print.c     the tables, as text or CSV
+ *
+ * Internal to the tools: not part of libfxt.h.
+ */
+#ifndef LIBFXT_REPORT_H
+#define LIBFXT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "libfxt.h"
+#include "outbuf.h"
+#include "u64map.h"
+
+#define IRQ_STACK	16
+#define NO_THREAD	UINT32_MAX	/* no thread state index */
+#define DIRECT_TIDS	(1u << 22)	/* Linux PID_MAX_LIMIT: tids below index directly */
+#define DIRECT_CHUNK	4096
+#define MAX_CPUS	65536
+
+enum tstate {
+	T_UNKNOWN,
+	T_RUNNING,
+	T_PREEMPTED,	/* runnable, switched out by preemption */
+	T_WOKEN,	/* runnable after a wakeup */
+	T_SLEEPING,	/* blocked or suspended */
+	T_DEAD,
+};
+
+/*
+ * What every switch and wakeup touches: one cache line per thread. A
+ * thread is T_WOKEN from a wakeup until it is switched in or out: since
+ * is the time of that wakeup.
+ */
+struct tstat {
+	uint64_t since;		/* ns: entered state */
+	uint64_t run_ns, wait_ns, wait_max;
+	uint64_t pid;
+	struct hist *delays;	/* allocated at the first sample */
+	uint32_t switches, preempts, wakeups;
+	uint8_t state;		/* enum tstate */
+} __attribute__((aligned(64)));
+
+struct irqframe {
+	uint64_t start, child_ns;
+	uint32_t handler;
+	bool soft;
+};
+
+struct cstat {
+	bool seen;		/* a switch was seen: the window is open */
+	bool cur_valid;
+	uint64_t cur_tid;
+	uint64_t first, since;
+	uint64_t busy_ns, idle_ns;
+	uint64_t irq_ns, softirq_ns;
+	uint64_t switches, dropped;
+	bool dropped_seen;
+	unsigned int depth;
+	uint32_t irq_from;	/* one thread: 1 + the cursor of its first interrupt */
+	uint32_t switch_from;	/* and of its first switch */
+	struct irqframe stack[IRQ_STACK];
+};
+
+/* Handler names belong to the reading thread, their statistics to the analysis. */
+struct handler {
+	char name[64];
+	uint8_t len;
+	bool soft;
+	uint32_t hash;
+	uint64_t count, total_ns, max_ns;	/* copied from hstats at the end */
+};
+
+struct hstat {
+	uint64_t count, total_ns, max_ns;
+};
+
+#define DELAY_LINE	16
+
+struct pending {
+	struct hist *h;
+	uint64_t v;
+};
+
+/*
+ * The reading side and the analysis side each write only their own half,
+ * and the halves sit on different cache lines (no false sharing).
+ */
+struct report {
+	struct fxt_merge *m;
+	struct fxt_reader *from;	/* reader of the current record */
+
+	/* reading side: handler names, time span */
+	_Alignas(64) struct handler *handlers;
+	size_t nhandlers, hcap;
+	uint32_t *hslot;	/* hash of handlers: index + 1, 0 empty */
+	size_t hslots;
+	uint64_t first_ns, last_ns;	/* UINT64_MAX and 0 until a timestamp */
+
+	/* analysis side */
+	_Alignas(64) struct tstat *threads;	/* hot state, 64-byte aligned */
+	uint64_t *tids;		/* by the same index: cold */
+	size_t nthreads, tcap;
+	uint32_t *direct[DIRECT_TIDS / DIRECT_CHUNK];	/* tid -> index + 1 */
+	struct u64map tmap;		/* other koids -> index */
+	struct cstat *cpus;
+	size_t ncpus;
+	struct hstat *hstats;	/* by handler id */
+	size_t nhstats;
+	uint64_t switches, wakeups;
+	bool early;		/* one thread: per-CPU parts applied when decoded */
+	bool irqs_mixed;	/* a CPU's interrupts came from two cursors */
+	bool switches_mixed;	/* a CPU's switches came from two cursors */
+	struct pending pending[DELAY_LINE];	/* histogram samples on their way */
+	unsigned int pend_head;
+	char pad[64];
+};
+
+/* ------------------------------------------------------------------ */
+/* Events: the reading side turns records into struct ev, the analysis  */
+/* side applies them.                                                    */
+
+enum ev_kind {
+	EV_SWITCH, EV_WAKEUP, EV_IRQ_BEGIN, EV_IRQ_END, EV_DROP,
+	EV_MARK,	/* only a place in the time order (see keep_order()) */
+};
+
+#define EVF_OUT		(1u << 0)	/* outgoing thread known */
+#define EVF_IN		(1u << 1)	/* incoming thread known */
+#define EVF_PIDS	(1u << 2)	/* pids valid (subtype 0 switch) */
+#define EVF_SOFT	(1u << 3)	/* softirq, not a hard interrupt */
+
+struct ev {
+	uint64_t ts;		/* ns */
+	uint64_t out_tid;	/* switch; wakeup: woken; drop: dropped count */
+	uint64_t out_pid;
+	uint64_t in_tid;
+	uint64_t in_pid;
+	uint32_t handler;	/* irq begin: handler id, UINT32_MAX unknown */
+	uint32_t out_idx;	/* analysis: thread state index of out_tid, or NO_THREAD */
+	uint32_t in_idx;	/* analysis: thread state index of in_tid, or NO_THREAD */
+	uint16_t cpu;
+	uint8_t kind;		/* enum ev_kind */
+	uint8_t flags;		/* EVF_* */
+	uint8_t out_state;
+};
+
+static inline bool ev_is_irq(const struct ev *e)
+{
+	return e->kind == EV_IRQ_BEGIN || e->kind == EV_IRQ_END;
+}
+
+/* ------------------------------------------------------------------ */
+/* State lookups (report_stats.c), inline where every event needs them. */
+
+/* A new state for tid; NO_THREAD without memory. */
+uint32_t report_thread_new(struct report *rp, uint64_t tid);
+struct cstat *report_cpu_grow(struct report *rp, unsigned int cpu);
+/* The handler named name, created when new; -1 without memory. */
+int report_handler_get(struct report *rp, bool soft, struct fxt_str name);
+
+/*
+ * The index of tid's state, created when new. Linux tids (below
+ * PID_MAX_LIMIT) index a table of 4096-entry chunks directly; other koids
+ * (the interrupt pseudo-threads) go through a hash.
+ */
+static inline uint32_t report_thread_index(struct report *rp, uint64_t tid)
+{
+	if (tid < DIRECT_TIDS) {
+		const uint32_t *c = rp->direct[tid / DIRECT_CHUNK];
+
+		if (c && c[tid % DIRECT_CHUNK])
+			return c[tid % DIRECT_CHUNK] - 1;
+	} else {
+		int64_t i = u64map_get(&rp->tmap, tid);
+
+		if (i >= 0)
+			return (uint32_t)i;
+	}
+	return report_thread_new(rp, tid);
+}
+
+static inline struct cstat *report_cpu_get(struct report *rp, unsigned int cpu)
+{
+	return cpu < rp->ncpus ? &rp->cpus[cpu] : report_cpu_grow(rp, cpu);
+}
+
+/* Find (or create) the state of the event's threads: e->out_idx, e->in_idx. */
+static inline void report_resolve(struct report *rp, struct ev *e)
+{
+	e->out_idx = e->in_idx = NO_THREAD;
+	if (e->kind == EV_SWITCH) {
+		if ((e->flags & EVF_OUT) && e->out_tid)
+			e->out_idx = report_thread_index(rp, e->out_tid);
+		if ((e->flags & EVF_IN) && e->in_tid)
+			e->in_idx = report_thread_index(rp, e->in_tid);
+	} else if (e->kind == EV_WAKEUP && e->out_tid) {
+		e->out_idx = report_thread_index(rp, e->out_tid);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Analysis (report_stats.c).                                           */
+
+void report_init(struct report *rp, struct fxt_merge *m);
+void report_free(struct report *rp);
+/* Apply one event, its threads resolved, in time order. */
+void report_apply(struct report *rp, const struct ev *e);
+/* Apply a block of events in time order, resolving their threads. */
+void report_apply_block(struct report *rp, struct ev *blk, unsigned int n);
+/* One thread: the per-CPU part of an event of cursor, as it is decoded. */
+void report_early(struct report *rp, unsigned int cursor, const struct ev *e);
+/* The per-CPU figures early() got from mixed cursors: forgotten... */
+void report_forget_mixed(struct report *rp);
+/* ...and applied again by this, in time order. */
+void report_replay_event(struct report *rp, const struct ev *e);
+/* Close the books at the last timestamp. */
+void report_finish(struct report *rp);
+
+/* ------------------------------------------------------------------ */
+/* Records to events, in time order (report_events.c).                  */
+
+struct progress;
+/*
+ * Hand out the events of m's records in time order: applied here (p NULL:
+ * one thread, or replaying: only the per-CPU parts that were mixed), or
+ * in blocks to the analysis thread p. early: one thread, per-CPU parts
+ * applied as decoded (report_early()). -1 without memory.
+ */
+struct pipeline;
+int report_drain(struct report *rp, struct fxt_merge *m, struct pipeline *p,
+		 bool early, bool replaying, struct progress *pg);
+
+/* ------------------------------------------------------------------ */
+/* Two threads (report_pipeline.c): blocks of events to the analysis.   */
+
+#define BLOCK_EVENTS	2048
+
+/* The analysis of rp on a second thread; NULL without memory or thread. */
+struct pipeline *pipeline_start(struct report *rp);
+/* The block to fill next (BLOCK_EVENTS events). */
+struct ev *pipeline_block(struct pipeline *p);
+/* Hand the block over with its n events; waits for a free one. */
+void pipeline_submit(struct pipeline *p, unsigned int n);
+/* Wait for the analysis to apply everything handed over, and free p. */
+void pipeline_stop(struct pipeline *p);
+
+/* ------------------------------------------------------------------ */
+/* Output (report_print.c).                                             */
+
+/* Index of a --sort key name, or -1. */
+int report_sort_key(const char *name);
+void report_print(struct report *rp, struct outbuf *o, const char *path,
+		  int sort, long top, bool csv);
+
+#endif /* LIBFXT_REPORT_H */

@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report_stats.c - fxt-report's analysis: events (struct ev, in time
+ * order) to per-thread, per-CPU and per-handler sums.
+ *
+ * Per thread: run time, switches in, preemptions, runnable wait (time
+ * preempted but runnable until it runs again), wakeups and the scheduling
+ * delay from a wakeup to the next switch in (lib/hist.h). Per CPU: busy
+ * and idle time (idle is thread koid 0), hard and soft interrupt time,
+ * switches, dropped records. Per interrupt handler: count, time, maximum.
+ * Interrupt time is exclusive: a hard interrupt nested in a softirq counts
+ * for the hard interrupt only.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "report.h"
+
+/* ------------------------------------------------------------------ */
+/* State lookups.                                                       */
+
+/* A new state for tid; NO_THREAD without memory. */
+uint32_t report_thread_new(struct report *rp, uint64_t tid)
+{
+	struct tstat *t;
+	if (rp->nthreads == rp->tcap) {
+		size_t n = rp->tcap ? rp->tcap * 2 : 64;
+		struct tstat *nt = aligned_alloc(64, n * sizeof(*nt));
+		uint64_t *tids = realloc(rp->tids, n * sizeof(*tids));
+
+		if (tids)
+			rp->tids = tids;
+		if (!nt || !tids) {
+			free(nt);
+			return NO_THREAD;
+		}
+		if (rp->nthreads)
+			memcpy(nt, rp->threads, rp->nthreads * sizeof(*nt));
+		free(rp->threads);
+		rp->threads = nt;
+		rp->tcap = n;
+	}
+	if (tid < DIRECT_TIDS) {
+		uint32_t **c = &rp->direct[tid / DIRECT_CHUNK];
+
+		if (!*c)
+			*c = calloc(DIRECT_CHUNK, sizeof(**c));
+		if (!*c)
+			return NO_THREAD;
+		(*c)[tid % DIRECT_CHUNK] = (uint32_t)rp->nthreads + 1;
+	} else if (u64map_put(&rp->tmap, tid, (uint32_t)rp->nthreads)) {
+		return NO_THREAD;
+	}
+	t = &rp->threads[rp->nthreads];
+	memset(t, 0, sizeof(*t));
+	t->pid = tid;
+	rp->tids[rp->nthreads] = tid;
+	return (uint32_t)rp->nthreads++;
+}
+
+struct cstat *report_cpu_grow(struct report *rp, unsigned int cpu)
+{
+	struct cstat *nc;
+
+	if (cpu >= MAX_CPUS)
+		return NULL;
+	nc = grow_zeroed(rp->cpus, &rp->ncpus, cpu, 8, sizeof(*nc));
+	if (!nc)
+		return NULL;
+	rp->cpus = nc;
+	return &rp->cpus[cpu];
+}
+
+static uint32_t name_hash(bool soft, const char *s, size_t n)
+{
+	uint32_t h = soft ? 0x811c9dc5u ^ 0x5f : 0x811c9dc5u;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x01000193u;
+	return h;
+}
+
+/* The handler named name: an open-addressing hash over rp->handlers. */
+int report_handler_get(struct report *rp, bool soft, struct fxt_str name)
+{
+	size_t n = name.data ? name.len : 0, i;
+	const char *data = name.data ? name.data : "";
+	struct handler *h;
+	uint32_t hash;
+
+	if (n > sizeof(h->name) - 1)
+		n = sizeof(h->name) - 1;
+	hash = name_hash(soft, data, n);
+	if (rp->hslots) {
+		for (i = hash & (rp->hslots - 1);; i = (i + 1) & (rp->hslots - 1)) {
+			uint32_t v = rp->hslot[i];
+
+			if (!v)
+				break;
+			h = &rp->handlers[v - 1];
+			if (h->hash == hash && h->soft == soft && h->len == n &&
+			    !memcmp(h->name, data, n))
+				return (int)(v - 1);
+		}
+	}
+	if ((rp->nhandlers + 1) * 2 > rp->hslots) {
+		size_t ns = rp->hslots ? rp->hslots * 2 : 128, k;
+		uint32_t *slots;
+
+		if (ns > (1u << 20))
+			return -1;
+		slots = calloc(ns, sizeof(*slots));
+		if (!slots)
+			return -1;
+		for (k = 0; k < rp->nhandlers; k++) {
+			for (i = rp->handlers[k].hash & (ns - 1); slots[i]; i = (i + 1) & (ns - 1))
+				;
+			slots[i] = (uint32_t)k + 1;
+		}
+		free(rp->hslot);
+		rp->hslot = slots;
+		rp->hslots = ns;
+	}
+	if (rp->nhandlers == rp->hcap) {
+		size_t c = rp->hcap ? rp->hcap * 2 : 64;
+		struct handler *nh = realloc(rp->handlers, c * sizeof(*nh));
+
+		if (!nh)
+			return -1;
+		rp->handlers = nh;
+		rp->hcap = c;
+	}
+	h = &rp->handlers[rp->nhandlers];
+	memset(h, 0, sizeof(*h));
+	memcpy(h->name, data, n);
+	h->len = (uint8_t)n;
+	h->soft = soft;
+	h->hash = hash;
+	for (i = hash & (rp->hslots - 1); rp->hslot[i]; i = (i + 1) & (rp->hslots - 1))
+		;
+	rp->hslot[i] = (uint32_t)rp->nhandlers + 1;
+	return (int)rp->nhandlers++;
+}
+
+/* ------------------------------------------------------------------ */
+/* Events.                                                              */
+
+
+/*
+ * Histogram updates go through a short delay line: a sample's bucket is
+ * prefetched when it arrives and counted DELAY_LINE samples later, so the
+ * cache miss on a thread's histogram does not stall the event loop.
+ */
+static inline void delay_sample(struct report *rp, struct hist *h, uint64_t v)
+{
+	struct pending *p = &rp->pending[rp->pend_head];
+
+	if (p->h)
+		hist_add(p->h, p->v);
+	p->h = h;
+	p->v = v;
+	__builtin_prefetch(h, 1);
+	__builtin_prefetch(&h->b[hist_index(v)], 1);
+	rp->pend_head = (rp->pend_head + 1) % DELAY_LINE;
+}
+
+static void delay_drain(struct report *rp)
+{
+	unsigned int i;
+
+	for (i = 0; i < DELAY_LINE; i++) {
+		if (rp->pending[i].h)
+			hist_add(rp->pending[i].h, rp->pending[i].v);
+		rp->pending[i].h = NULL;
+	}
+}
+
+static void cpu_account(struct cstat *c, uint64_t ts)
+{
+	if (c->cur_valid && ts > c->since) {
+		if (c->cur_tid)
+			c->busy_ns += ts - c->since;
+		else
+			c->idle_ns += ts - c->since;
+	}
+	c->since = ts;
+}
+
+/*
+ * cond ? v : 0, computed: for conditions that are true or false at random,
+ * where GCC may still turn ?: into a branch.
+ */
+static inline uint64_t only_if(bool cond, uint64_t v)
+{
+	return v & -(uint64_t)cond;
+}
+
+/* The state a thread switched out in (FXT_THREAD_*) leaves it in. */
+static const uint8_t out_states[16] = {
+	T_PREEMPTED, T_PREEMPTED,		/* new (preempted), running */
+	T_SLEEPING, T_SLEEPING,			/* suspended, blocked */
+	T_DEAD, T_DEAD,				/* dying (a zombie), dead */
+	T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING,	/* undefined */
+	T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING,
+};
+
+/* The part of a switch that is its CPU's: busy and idle time, switches. */
+static inline void cpu_switch(struct cstat *c, const struct ev *e)
+{
+	if (!c->seen) {
+		c->seen = true;
+		c->first = e->ts;
+	}
+	cpu_account(c, e->ts);
+	c->switches++;
+	c->cur_valid = e->flags & EVF_IN;
+	c->cur_tid = e->in_tid;
+}
+
+static void on_switch(struct report *rp, const struct ev *e)
+{
+	uint64_t ts = e->ts;
+	struct tstat *t;
+
+	rp->switches++;
+	if (!rp->early) {
+		struct cstat *c = report_cpu_get(rp, e->cpu);
+
+		if (c)
+			cpu_switch(c, e);
+	}
+	/*
+	 * The outgoing state and the time a thread was running or waiting
+	 * vary from switch to switch: no branches on them (a mispredicted
+	 * branch costs more than the arithmetic).
+	 */
+	if (e->out_idx != NO_THREAD) {
+		uint8_t state = out_states[e->out_state & 15];
+		uint64_t ran;
+
+		t = &rp->threads[e->out_idx];
+		if (e->flags & EVF_PIDS)
+			t->pid = e->out_pid;
+		ran = only_if(t->state == T_RUNNING && ts >= t->since, ts - t->since);
+		t->run_ns += ran;
+		t->preempts += state == T_PREEMPTED;
+		t->state = state;
+		t->since = ts;
+	}
+	if (e->in_idx != NO_THREAD) {
+		uint64_t waited;
+
+		t = &rp->threads[e->in_idx];
+		if (e->flags & EVF_PIDS)
+			t->pid = e->in_pid;
+		waited = only_if(t->state == T_PREEMPTED && ts >= t->since, ts - t->since);
+		t->wait_ns += waited;
+		t->wait_max = waited > t->wait_max ? waited : t->wait_max;
+		if (t->state == T_WOKEN && ts >= t->since) {
+			struct hist **d = &t->delays;
+
+			if (!*d) {
+				*d = malloc(sizeof(**d));
+				if (*d)
+					hist_init(*d);
+			}
+			if (*d)
+				delay_sample(rp, *d, ts - t->since);
+		}
+		t->state = T_RUNNING;
+		t->since = ts;
+		t->switches++;
+	}
+}
+
+static void on_wakeup(struct report *rp, const struct ev *e)
+{
+	struct tstat *t;
+
+	rp->wakeups++;
+	if (e->out_idx == NO_THREAD)
+		return;
+	t = &rp->threads[e->out_idx];
+	t->wakeups++;
+	if (t->state == T_RUNNING || t->state == T_PREEMPTED || t->state == T_WOKEN)
+		return;
+	t->state = T_WOKEN;
+	t->since = e->ts;
+}
+
+/* s equals the literal lit (compared inline: the length is a constant). */
+static void irq_close(struct report *rp, struct cstat *c, uint64_t ts)
+{
+	struct irqframe *f;
+	uint64_t dur, self;
+
+	c->depth--;
+	if (c->depth >= IRQ_STACK)
+		return;
+	f = &c->stack[c->depth];
+	dur = ts > f->start ? ts - f->start : 0;
+	self = dur > f->child_ns ? dur - f->child_ns : 0;
+	if (f->soft)
+		c->softirq_ns += self;
+	else
+		c->irq_ns += self;
+	if (f->handler < rp->nhstats) {
+		struct hstat *h = &rp->hstats[f->handler];
+
+		h->count++;
+		h->total_ns += self;
+		if (self > h->max_ns)
+			h->max_ns = self;
+	}
+	if (c->depth && c->depth <= IRQ_STACK)
+		c->stack[c->depth - 1].child_ns += dur;
+}
+
+static void on_irq(struct report *rp, struct cstat *c, const struct ev *e)
+{
+	if (e->kind == EV_IRQ_BEGIN) {
+		if (c->depth < IRQ_STACK) {
+			struct irqframe *f = &c->stack[c->depth];
+
+			if (e->handler != UINT32_MAX && e->handler >= rp->nhstats) {
+				struct hstat *nh = grow_zeroed(rp->hstats, &rp->nhstats,
+							       e->handler, 64, sizeof(*nh));
+
+				if (nh)
+					rp->hstats = nh;
+			}
+			f->start = e->ts;
+			f->child_ns = 0;
+			f->handler = e->handler;
+			f->soft = e->flags & EVF_SOFT;
+		}
+		c->depth++;
+	} else if (c->depth) {
+		irq_close(rp, c, e->ts);	/* an end without a begin is ignored */
+	}
+}
+
+static inline bool exited(const struct report *rp, uint32_t idx)
+{
+	return idx != NO_THREAD && rp->threads[idx].state == T_DEAD;
+}
+
+/*
+ * The state of the thread tid names now, given the index resolve() found:
+ * a thread that exited is not referred to again, so a record that does
+ * refers to a later thread its tid was reused for (a row of its own).
+ */
+static uint32_t live_index(struct report *rp, uint32_t idx, uint64_t tid)
+{
+	if (!exited(rp, idx))
+		return idx;
+	idx = report_thread_index(rp, tid);	/* an earlier record may have renewed it */
+	if (rp->threads[idx].state != T_DEAD)
+		return idx;
+	return report_thread_new(rp, tid);
+}
+
+void report_apply(struct report *rp, const struct ev *e)
+{
+	struct ev renewed;
+
+	if ((e->kind == EV_SWITCH || e->kind == EV_WAKEUP) &&
+	    __builtin_expect(exited(rp, e->out_idx) || exited(rp, e->in_idx), 0)) {
+		renewed = *e;
+		renewed.out_idx = live_index(rp, e->out_idx, e->out_tid);
+		renewed.in_idx = live_index(rp, e->in_idx, e->in_tid);
+		e = &renewed;
+	}
+	switch (e->kind) {
+	case EV_SWITCH:
+		on_switch(rp, e);
+		break;
+	case EV_WAKEUP:
+		on_wakeup(rp, e);
+		break;
+	case EV_IRQ_BEGIN:
+	case EV_IRQ_END: {
+		struct cstat *c = report_cpu_get(rp, e->cpu);
+
+		if (c)
+			on_irq(rp, c, e);
+		break;
+	}
+	case EV_DROP: {
+		struct cstat *c = report_cpu_get(rp, e->cpu);
+
+		if (c) {
+			c->dropped = e->out_tid;
+			c->dropped_seen = true;
+		}
+		break;
+	}
+	case EV_MARK:
+		break;
+	}
+}
+
+/*
+ * Apply a block of events in two passes: first find every thread's state
+ * index and prefetch its line (the lookups are independent, so their cache
+ * misses overlap), then apply the events in order.
+ */
+void report_apply_block(struct report *rp, struct ev *blk, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct ev *e = &blk[i];
+
+		report_resolve(rp, e);
+		if (e->out_idx != NO_THREAD)
+			__builtin_prefetch(&rp->threads[e->out_idx], 1);
+		if (e->in_idx != NO_THREAD)
+			__builtin_prefetch(&rp->threads[e->in_idx], 1);
+	}
+	for (i = 0; i < n; i++)
+		report_apply(rp, &blk[i]);
+}
+
+/*
+ * Per-CPU parts, on one thread. An interrupt event only touches its CPU's
+ * interrupt state and the sums of its handler, which do not depend on
+ * order; a switch, besides its threads, its CPU's busy and idle time. When
+ * all of a CPU's interrupts (switches) come from one cursor, as fxt-collect
+ * writes them (CPU c's in provider c), that cursor's order is their time
+ * order: they are applied as decoded instead of through the merge, and the
+ * merge only carries what needs it (switches for their threads, wakeups,
+ * drop counts). Should a second cursor's name the same CPU, fxt-report
+ * replays them all in time order (report_forget_mixed()).
+ */
+void report_early(struct report *rp, unsigned int cursor, const struct ev *e)
+{
+	struct cstat *c = report_cpu_get(rp, e->cpu);
+	bool irq = ev_is_irq(e);
+	uint32_t *from;
+
+	if (!c)
+		return;
+	from = irq ? &c->irq_from : &c->switch_from;
+	if (!*from)
+		*from = cursor + 1;
+	else if (*from != cursor + 1)
+		*(irq ? &rp->irqs_mixed : &rp->switches_mixed) = true;
+	if (irq)
+		on_irq(rp, c, e);
+	else
+		cpu_switch(c, e);
+}
+
+/* Forget the per-CPU figures that came from two cursors (see report_early()). */
+void report_forget_mixed(struct report *rp)
+{
+	size_t i;
+
+	for (i = 0; i < rp->ncpus; i++) {
+		struct cstat *c = &rp->cpus[i];
+
+		if (rp->irqs_mixed) {
+			c->irq_ns = c->softirq_ns = 0;
+			c->depth = 0;
+		}
+		if (rp->switches_mixed) {
+			c->seen = c->cur_valid = false;
+			c->cur_tid = c->first = c->since = 0;
+			c->busy_ns = c->idle_ns = c->switches = 0;
+		}
+	}
+	if (rp->irqs_mixed && rp->nhstats)
+		memset(rp->hstats, 0, rp->nhstats * sizeof(*rp->hstats));
+}
+
+/* Apply the per-CPU part of e again, in time order, when it was mixed. */
+void report_replay_event(struct report *rp, const struct ev *e)
+{
+	struct cstat *c;
+
+	if (!(ev_is_irq(e) ? rp->irqs_mixed : e->kind == EV_SWITCH && rp->switches_mixed))
+		return;
+	c = report_cpu_get(rp, e->cpu);
+	if (c && ev_is_irq(e))
+		on_irq(rp, c, e);
+	else if (c)
+		cpu_switch(c, e);
+}
+
+void report_finish(struct report *rp)
+{
+	uint64_t end = rp->last_ns;
+	size_t i;
+
+	if (rp->first_ns > rp->last_ns)	/* no timestamp at all */
+		rp->first_ns = 0;
+	delay_drain(rp);
+	for (i = 0; i < rp->ncpus; i++) {
+		struct cstat *c = &rp->cpus[i];
+
+		if (c->seen)
+			cpu_account(c, end);
+		while (c->depth)
+			irq_close(rp, c, end);
+	}
+	for (i = 0; i < rp->nthreads; i++) {
+		struct tstat *t = &rp->threads[i];
+
+		if (t->state == T_RUNNING && end >= t->since)
+			t->run_ns += end - t->since;
+		if (t->state == T_PREEMPTED && end >= t->since) {
+			t->wait_ns += end - t->since;
+			if (end - t->since > t->wait_max)
+				t->wait_max = end - t->since;
+		}
+	}
+	for (i = 0; i < rp->nhandlers && i < rp->nhstats; i++) {
+		rp->handlers[i].count = rp->hstats[i].count;
+		rp->handlers[i].total_ns = rp->hstats[i].total_ns;
+		rp->handlers[i].max_ns = rp->hstats[i].max_ns;
+	}
+}
+
+void report_init(struct report *rp, struct fxt_merge *m)
+{
+	memset(rp, 0, sizeof(*rp));
+	rp->first_ns = UINT64_MAX;
+	rp->m = m;
+}
+
+void report_free(struct report *rp)
+{
+	size_t k;
+
+	for (k = 0; k < rp->nthreads; k++)
+		free(rp->threads[k].delays);
+	free(rp->tids);
+	free(rp->threads);
+	free(rp->cpus);
+	free(rp->handlers);
+	free(rp->hslot);
+	free(rp->hstats);
+	u64map_free(&rp->tmap);
+	for (k = 0; k < DIRECT_TIDS / DIRECT_CHUNK; k++)
+		free(rp->direct[k]);
+}
