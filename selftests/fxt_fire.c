@@ -241,18 +241,7 @@ static size_t cpu_events(const struct records_event **out, size_t max)
 	return n;
 }
 
-TEST(scenario_ran)
-{
-	ASSERT_TRUE(R.ran && R.loaded) TH_LOG("%s", R.why);
-}
-
-TEST(archive_complete)
-{
-	NEED_ARCHIVE();
-	EXPECT_STREQ("", R.a.error);
-	EXPECT_EQ(0, R.a.malformed);
-	ASSERT_EQ(0, R.a.buffer_full) TH_LOG("records were dropped");
-}
+SCENARIO_AND_ARCHIVE_CASES()
 
 TEST(out_of_order_softirq_end_still_nests)
 {

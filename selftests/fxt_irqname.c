@@ -172,18 +172,7 @@ static long begins_named(const char *name, int cpu)
 	return n;
 }
 
-TEST(scenario_ran)
-{
-	ASSERT_TRUE(R.ran && R.loaded) TH_LOG("%s", R.why);
-}
-
-TEST(archive_complete)
-{
-	NEED_ARCHIVE();
-	EXPECT_STREQ("", R.a.error);
-	EXPECT_EQ(0, R.a.malformed);
-	ASSERT_EQ(0, R.a.buffer_full) TH_LOG("records were dropped");
-}
+SCENARIO_AND_ARCHIVE_CASES()
 
 /* The scenario did what it is for: the handler ran under both names. */
 TEST(both_names_ran)

@@ -355,8 +355,6 @@ static int finish(struct collector *c, uint64_t *archive_bytes)
 static void report(struct collector *c, uint64_t archive_bytes, int renamed)
 {
 	struct fxt_device_totals t;
-	uint32_t cpus, first;
-	uint64_t lost = fxt_device_untraced(&c->dev, &cpus, &first);
 
 	fxt_device_totals(&c->dev, &t);
 	if (!c->quiet) {
@@ -373,9 +371,7 @@ static void report(struct collector *c, uint64_t archive_bytes, int renamed)
 	if (t.dropped)
 		warnx_("%" PRIu64 " records were dropped (see the fxt/dropped counters)",
 		       t.dropped);
-	if (lost)
-		warnx_("%u CPUs (CPU %u first) were added after tracing was set up and were not traced: %" PRIu64 " events lost; start again to trace them",
-		       cpus, first, lost);
+	fxt_device_warn_untraced(&c->dev);
 }
 
 int main(int argc, char **argv)

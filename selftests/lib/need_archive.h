@@ -14,4 +14,23 @@
 		SKIP(return, "no archive: %s", R.why);			\
 } while (0)
 
+/*
+ * The first two cases of a test whose scenario fills R (ran, loaded, why,
+ * a: struct records): the scenario ran, and its archive was read whole,
+ * well formed, with nothing dropped.
+ */
+#define SCENARIO_AND_ARCHIVE_CASES()					\
+TEST(scenario_ran)							\
+{									\
+	ASSERT_TRUE(R.ran && R.loaded) TH_LOG("%s", R.why);		\
+}									\
+									\
+TEST(archive_complete)							\
+{									\
+	NEED_ARCHIVE();							\
+	EXPECT_STREQ("", R.a.error);					\
+	EXPECT_EQ(0, R.a.malformed);					\
+	ASSERT_EQ(0, R.a.buffer_full) TH_LOG("records were dropped");	\
+}
+
 #endif /* FXT_SELFTESTS_NEED_ARCHIVE_H */

@@ -287,14 +287,11 @@ void fxt_device_totals(const struct fxt_device *d, struct fxt_device_totals *t)
 	}
 }
 
-uint64_t fxt_device_untraced(struct fxt_device *d, uint32_t *cpus,
-			     uint32_t *first)
+void fxt_device_warn_untraced(struct fxt_device *d)
 {
+	uint32_t cpu, cpus = 0, first = 0;
 	uint64_t lost = 0;
-	uint32_t cpu;
 
-	*cpus = 0;
-	*first = 0;
 	for (cpu = 0; cpu < d->layout.nr_cpus; cpu++) {
 		struct fxt_cpu_stats st = { .cpu = cpu };
 
@@ -302,11 +299,13 @@ uint64_t fxt_device_untraced(struct fxt_device *d, uint32_t *cpus,
 		    ioctl(d->fd, FXT_IOC_GET_STATS, &st) ||
 		    !(st.flags & FXT_CPU_NOT_TRACED) || !st.records_dropped)
 			continue;	/* traced, not possible, or nothing lost */
-		if (!(*cpus)++)
-			*first = cpu;
+		if (!cpus++)
+			first = cpu;
 		lost += st.records_dropped;
 	}
-	return lost;
+	if (lost)
+		warn(d, "%u CPUs (CPU %u first) were added after tracing was set up and were not traced: %" PRIu64 " events lost; start again to trace them",
+		     cpus, first, lost);
 }
 
 int fxt_device_begin_archive(struct fxt_device *d, struct fxt_writer *w,

@@ -65,12 +65,10 @@ int fxt_device_cpu_stats(struct fxt_device *d, uint32_t cpu,
 			 struct fxt_cpu_stats *st);
 void fxt_device_totals(const struct fxt_device *d, struct fxt_device_totals *t);
 /*
- * CPUs added after INITIALIZE (no buffers, not traced) and whose
- * probes lost events: how many CPUs (*cpus, the first in *first) and
- * events. Return: the events lost.
+ * Warn when CPUs added after INITIALIZE (no buffers, not traced) lost
+ * events: how many CPUs, the first, and the events.
  */
-uint64_t fxt_device_untraced(struct fxt_device *d, uint32_t *cpus,
-			     uint32_t *first);
+void fxt_device_warn_untraced(struct fxt_device *d);
 
 /*
  * The archive: magic and one provider per CPU (after fxt_device_map()),

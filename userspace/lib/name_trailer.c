@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "libfxt.h"
 
 #define NAME_MAX_	21
@@ -135,17 +136,12 @@ static struct prov_strings *prov_strings(struct fxt_newest *n, uint32_t id)
 	if (id >= MAX_PROVIDERS_TRACKED)
 		return NULL;
 	if (id >= n->nprov) {
-		size_t nn = n->nprov ? n->nprov : 16;
-		struct prov_strings *p;
+		struct prov_strings *p = grow_zeroed(n->prov, &n->nprov, id, 16,
+						     sizeof(*p));
 
-		while (nn <= id)
-			nn *= 2;
-		p = realloc(n->prov, nn * sizeof(*p));
 		if (!p)
 			return NULL;
-		memset(p + n->nprov, 0, (nn - n->nprov) * sizeof(*p));
 		n->prov = p;
-		n->nprov = nn;
 	}
 	return &n->prov[id];
 }

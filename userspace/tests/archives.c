@@ -314,6 +314,32 @@ static void build_irq_names(struct fxt_writer *w)
 }
 
 /*
+ * CPU 0 and CPU cpu as fxt-collect writes them: providers "cpu0" and
+ * "cpu<cpu>", process 30 "db" with threads 30 and 31, thread 30 running on
+ * CPU 0 from 1000 to 4000; the section of CPU cpu is open.
+ */
+static void two_cpus_db(struct fxt_writer *w, unsigned int cpu)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "cpu%u", cpu);
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_init(w, NS);
+	fxt_write_provider_info(w, cpu, name);
+	fxt_write_init(w, NS);
+	fxt_write_provider_section(w, 0);
+	fxt_write_process(w, 30, "db");
+	fxt_write_thread_kobj(w, 30, "db", 30);
+	fxt_write_thread_kobj(w, 31, "db-log", 30);
+	fxt_write_switch(w, 0, 1000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(30, 30), 20);
+	fxt_write_switch(w, 0, 4000, FXT_THREAD_BLOCKED, fxt_thread_inline(30, 30), 20,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_provider_section(w, cpu);
+}
+
+/*
  * CPUs 0 and 256 as fxt-collect writes them: providers 0 and 256, named
  * "cpu0" and "cpu256". The context switch's 8-bit cpu field holds 0 on
  * both (records.rst), the wakeup's 16-bit field 256: the CPU is the
@@ -326,20 +352,7 @@ static void build_irq_names(struct fxt_writer *w)
  */
 static void build_cpu300_wide(struct fxt_writer *w)
 {
-	fxt_write_magic(w);
-	fxt_write_provider_info(w, 0, "cpu0");
-	fxt_write_init(w, NS);
-	fxt_write_provider_info(w, 300, "cpu300");
-	fxt_write_init(w, NS);
-	fxt_write_provider_section(w, 0);
-	fxt_write_process(w, 30, "db");
-	fxt_write_thread_kobj(w, 30, "db", 30);
-	fxt_write_thread_kobj(w, 31, "db-log", 30);
-	fxt_write_switch(w, 0, 1000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
-			 fxt_thread_inline(30, 30), 20);
-	fxt_write_switch(w, 0, 4000, FXT_THREAD_BLOCKED, fxt_thread_inline(30, 30), 20,
-			 fxt_thread_inline(0, 0), 0);
-	fxt_write_provider_section(w, 300);
+	two_cpus_db(w, 300);
 	fxt_write_string(w, 11, FXT_ARG_NAME_OUTGOING_WEIGHT,
 			 strlen(FXT_ARG_NAME_OUTGOING_WEIGHT));
 	fxt_write_string(w, 12, FXT_ARG_NAME_INCOMING_WEIGHT,
@@ -352,20 +365,7 @@ static void build_cpu300_wide(struct fxt_writer *w)
 
 static void build_cpu256(struct fxt_writer *w)
 {
-	fxt_write_magic(w);
-	fxt_write_provider_info(w, 0, "cpu0");
-	fxt_write_init(w, NS);
-	fxt_write_provider_info(w, 256, "cpu256");
-	fxt_write_init(w, NS);
-	fxt_write_provider_section(w, 0);
-	fxt_write_process(w, 30, "db");
-	fxt_write_thread_kobj(w, 30, "db", 30);
-	fxt_write_thread_kobj(w, 31, "db-log", 30);
-	fxt_write_switch(w, 0, 1000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
-			 fxt_thread_inline(30, 30), 20);
-	fxt_write_switch(w, 0, 4000, FXT_THREAD_BLOCKED, fxt_thread_inline(30, 30), 20,
-			 fxt_thread_inline(0, 0), 0);
-	fxt_write_provider_section(w, 256);
+	two_cpus_db(w, 256);
 	/* The kernel writes CPU 256 mod 256 into the switch's 8 bits. */
 	fxt_write_switch(w, 256 & 0xff, 1500, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
 			 fxt_thread_inline(30, 31), 20);
