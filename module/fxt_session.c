@@ -214,6 +214,31 @@ static int fxt_layout(struct fxt_session *s, struct fxt_layout *l)
 	return 0;
 }
 
+/*
+ * Copy the set of CPUs with a region to user space: nr_cpu_ids bits, in
+ * DIV_ROUND_UP(nr_cpu_ids, 64) 64-bit words.
+ */
+static int fxt_cpus(struct fxt_session *s, const struct fxt_cpu_set *set)
+{
+	u64 __user *bits = u64_to_user_ptr(set->bits);
+	unsigned int words = DIV_ROUND_UP(nr_cpu_ids, 64), i, cpu;
+	u64 word;
+
+	if (s->state == FXT_STATE_READY)
+		return -EBADFD;
+	if (set->reserved || set->nr_bits < nr_cpu_ids)
+		return -EINVAL;
+	for (i = 0; i < words; i++) {
+		word = 0;
+		for (cpu = i * 64; cpu < nr_cpu_ids && cpu < (i + 1) * 64; cpu++)
+			if (cpumask_test_cpu(cpu, s->traced))
+				word |= 1ull << (cpu % 64);
+		if (put_user(word, bits + i))
+			return -EFAULT;
+	}
+	return 0;
+}
+
 static int fxt_stats(struct fxt_session *s, struct fxt_cpu_stats *st)
 {
 	if (s->state == FXT_STATE_READY)
@@ -257,6 +282,7 @@ long fxt_session_ioctl(struct fxt_session *s, unsigned int cmd,
 		struct fxt_layout layout;
 		struct fxt_cpu_stats stats;
 		struct fxt_categories cats;
+		struct fxt_cpu_set cpus;
 		u32 state;
 	} u;
 	unsigned int size = _IOC_SIZE(cmd);
@@ -267,6 +293,7 @@ long fxt_session_ioctl(struct fxt_session *s, unsigned int cmd,
 	case FXT_IOC_START:
 	case FXT_IOC_STOP:
 	case FXT_IOC_GET_STATS:
+	case FXT_IOC_GET_CPUS:
 		if (copy_from_user(&u, uarg, size))
 			return -EFAULT;
 		break;
@@ -302,6 +329,9 @@ long fxt_session_ioctl(struct fxt_session *s, unsigned int cmd,
 		break;
 	case FXT_IOC_GET_STATS:
 		ret = fxt_stats(s, &u.stats);
+		break;
+	case FXT_IOC_GET_CPUS:
+		ret = fxt_cpus(s, &u.cpus);
 		break;
 	default:
 		fxt_categories(&u.cats);

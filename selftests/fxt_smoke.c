@@ -21,6 +21,7 @@
 #include <linux/fxt.h>
 
 #include "kselftest_harness.h"
+#include "kfile.h"
 
 /*
  * Expected errnos of the error paths, all in this one table: it mirrors the
@@ -305,7 +306,6 @@ TEST_F(fxt, layout)
 	       (unsigned long long)l.possible_cpus[0]);
 	EXPECT_EQ(FXT_ABI_VERSION, l.abi_version);
 	ASSERT_LE(online, l.nr_cpus);
-	ASSERT_GE(256, l.nr_cpus);
 	ASSERT_LT(0, l.cpu_stride);
 	EXPECT_EQ(0, l.cpu_stride % page_size());
 	EXPECT_LE(BUF_SIZE, l.cpu_stride);
@@ -322,6 +322,64 @@ TEST_F(fxt, layout)
 				TH_LOG("cpu %u >= nr_cpus marked possible", c);
 		}
 	}
+}
+
+/*
+ * FXT_IOC_GET_CPUS: every CPU's bit, however many CPUs (a guest booted
+ * with possible_cpus=300 has nr_cpus 300), the first 256 equal to the
+ * layout's possible_cpus, set for every present CPU and no other; and its
+ * errors.
+ */
+TEST_F(fxt, get_cpus)
+{
+	static __u64 bits[1024 / 64];
+	struct fxt_cpu_set set = { .nr_bits = 1024, .bits = (uintptr_t)bits };
+	char present[256];
+	struct fxt_layout l;
+	unsigned int c, lo, hi;
+	int n, len;
+	char *p;
+
+	EXPECT_EQ(-1, ioctl(self->fd, FXT_IOC_GET_CPUS, &set));
+	EXPECT_EQ(EBADFD, errno) TH_LOG("GET_CPUS before INITIALIZE");
+	ASSERT_EQ(0, fxt_init(self->fd, FXT_MODE_STREAMING, BUF_SIZE));
+	ASSERT_EQ(0, get_layout(self->fd, &l));
+	ASSERT_GE(1024u, l.nr_cpus);
+	memset(bits, 0xff, sizeof(bits));
+	ASSERT_EQ(0, ioctl(self->fd, FXT_IOC_GET_CPUS, &set))
+		TH_LOG("GET_CPUS: %s", strerror(errno));
+	for (c = 0; c < 256 && c < l.nr_cpus; c++)
+		EXPECT_EQ(cpu_possible(&l, c), bits[c / 64] >> (c % 64) & 1)
+			TH_LOG("cpu %u", c);
+	/* The present CPUs have a region, the others none. */
+	ASSERT_EQ(0, kfile_read("/sys/devices/system/cpu/present", present,
+				sizeof(present)));
+	n = 0;
+	for (p = present; sscanf(p, "%u%n", &lo, &len) == 1; p++) {
+		p += len;
+		hi = lo;
+		if (*p == '-' && sscanf(p + 1, "%u%n", &hi, &len) == 1)
+			p += 1 + len;
+		for (c = lo; c <= hi; c++, n++)
+			EXPECT_TRUE(bits[c / 64] >> (c % 64) & 1) TH_LOG("cpu %u", c);
+		if (*p != ',')
+			break;
+	}
+	for (c = 0, len = 0; c < l.nr_cpus; c++)
+		len += bits[c / 64] >> (c % 64) & 1;
+	EXPECT_EQ(n, len) TH_LOG("CPUs with a region (%u CPUs)", l.nr_cpus);
+	TH_LOG("nr_cpus %u, %d present, %d with a region", l.nr_cpus, n, len);
+	set.nr_bits = l.nr_cpus - 1;
+	EXPECT_EQ(-1, ioctl(self->fd, FXT_IOC_GET_CPUS, &set));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("fewer bits than CPUs");
+	set.nr_bits = l.nr_cpus;
+	set.reserved = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, FXT_IOC_GET_CPUS, &set));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("reserved field");
+	set.reserved = 0;
+	set.bits = 8;
+	EXPECT_EQ(-1, ioctl(self->fd, FXT_IOC_GET_CPUS, &set));
+	EXPECT_EQ(EFAULT, errno) TH_LOG("bad address");
 }
 
 /* Map the whole layout read-only; fills self->map. */

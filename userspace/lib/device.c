@@ -186,6 +186,22 @@ int fxt_device_categories(struct fxt_device *d, const char *list, uint32_t *bits
 	return err;
 }
 
+/* The CPUs with a region, however many CPUs there are (FXT_IOC_GET_CPUS). */
+static int read_traced_cpus(struct fxt_device *d)
+{
+	struct fxt_cpu_set set = { .nr_bits = d->layout.nr_cpus };
+	size_t words = (d->layout.nr_cpus + 63) / 64;
+
+	free(d->traced);
+	d->traced = calloc(words ? words : 1, sizeof(*d->traced));
+	if (!d->traced)
+		return fail(d, -ENOMEM, "out of memory");
+	set.bits = (uintptr_t)d->traced;
+	if (ioctl(d->fd, FXT_IOC_GET_CPUS, &set))
+		return fail(d, -errno, "the CPUs with buffers: %s", strerror(errno));
+	return 0;
+}
+
 int fxt_device_init(struct fxt_device *d, const struct fxt_config *cfg)
 {
 	if (ioctl(d->fd, FXT_IOC_INITIALIZE, cfg))
@@ -193,7 +209,7 @@ int fxt_device_init(struct fxt_device *d, const struct fxt_config *cfg)
 			    (uint64_t)cfg->buffer_size, strerror(errno),
 			    errno == EINVAL ? " (size: 64K..1G, a multiple of the page size)" :
 			    errno == ENOMEM ? " (the module takes at most half the memory available"
-					      " for all possible CPUs' buffers: a smaller -b)" :
+					      " for all present CPUs' buffers: a smaller -b)" :
 			    errno == ENOTTY ? ABI_MISMATCH_HINT : "");
 	if (ioctl(d->fd, FXT_IOC_GET_LAYOUT, &d->layout))
 		return fail(d, -errno, "layout: %s", strerror(errno));
@@ -201,7 +217,7 @@ int fxt_device_init(struct fxt_device *d, const struct fxt_config *cfg)
 		return fail(d, -EPROTO, "the module speaks ABI version %u, %s %u%s",
 			    d->layout.abi_version, d->prog, FXT_ABI_VERSION,
 			    ABI_MISMATCH_HINT);
-	return 0;
+	return read_traced_cpus(d);
 }
 
 int fxt_device_map(struct fxt_device *d)
@@ -248,6 +264,8 @@ int fxt_device_close(struct fxt_device *d)
 	d->map = NULL;
 	free(d->cpus);
 	d->cpus = NULL;
+	free(d->traced);
+	d->traced = NULL;
 	if (ioctl(d->fd, FXT_IOC_TERMINATE))
 		err = fail(d, -errno, "terminate: %s", strerror(errno));
 	close(d->fd);
@@ -257,9 +275,9 @@ int fxt_device_close(struct fxt_device *d)
 
 bool fxt_device_cpu_possible(const struct fxt_device *d, uint32_t cpu)
 {
-	if (cpu >= 64 * 4)
+	if (!d->traced || cpu >= d->layout.nr_cpus)
 		return false;
-	return d->layout.possible_cpus[cpu / 64] >> (cpu % 64) & 1;
+	return d->traced[cpu / 64] >> (cpu % 64) & 1;
 }
 
 int fxt_device_cpu_stats(struct fxt_device *d, uint32_t cpu,

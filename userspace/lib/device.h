@@ -27,6 +27,7 @@ struct fxt_device {
 	int fd;
 	const char *prog;		/* names the tool in messages */
 	struct fxt_layout layout;
+	uint64_t *traced;		/* CPUs with a region (GET_CPUS), nr_cpus bits */
 	const uint8_t *map;		/* NULL until fxt_device_map() */
 	struct fxt_device_cpu *cpus;
 

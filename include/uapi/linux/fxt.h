@@ -23,10 +23,12 @@
 #define FXT_DEVICE_PATH		"/dev/fxt"
 /*
  * Bumped on every incompatible change. 2: the ioctl magic moved from 'F'
- * (linux/fb.h's) to 'Y'; a module and tools of different versions refuse
- * each other (ENOTTY, or a version check of fxt_layout.abi_version).
+ * (linux/fb.h's) to 'Y'. 3: the CPUs with a region are FXT_IOC_GET_CPUS's
+ * bitmap, of any size (fxt_layout.possible_cpus holds only the first 256),
+ * and only present CPUs have one. A module and tools of different versions
+ * refuse each other (ENOTTY, or a version check of fxt_layout.abi_version).
  */
-#define FXT_ABI_VERSION		2
+#define FXT_ABI_VERSION		3
 /* Version of the packet protocol, sent in the STARTED packet's data32. */
 #define FXT_FIFO_PROTOCOL_VERSION	1
 
@@ -100,7 +102,7 @@ struct fxt_layout {
 	__u64 map_size;		/* nr_cpus * cpu_stride: the whole mapping */
 	__u32 mode;
 	__u32 categories;	/* configured; start may add more */
-	__u64 possible_cpus[4];	/* bitmap of CPUs that have a region (256) */
+	__u64 possible_cpus[4];	/* CPUs 0-255 that have a region; all: GET_CPUS */
 };
 
 /* FXT_IOC_GET_STATS: in: cpu; out: the rest (Fuchsia ProviderStats). */
@@ -114,6 +116,16 @@ struct fxt_cpu_stats {
 	__u64 rolling_bytes;		/* data in the current rolling buffer */
 	__u64 durable_records;		/* durable records written */
 	__u64 durable_dropped;		/* durable records refused (buffer full) */
+};
+
+/*
+ * FXT_IOC_GET_CPUS: the CPUs that have a region, as a bitmap of
+ * fxt_layout.nr_cpus bits (bit c of word c / 64), any number of CPUs.
+ */
+struct fxt_cpu_set {
+	__u32 nr_bits;		/* in: bits at @bits, at least layout.nr_cpus */
+	__u32 reserved;		/* must be 0 */
+	__u64 bits;		/* in: user address of (nr_bits + 63) / 64 __u64 */
 };
 
 /* FXT_IOC_GET_CATEGORIES: the categories the module knows. */
@@ -139,6 +151,7 @@ struct fxt_categories {
 #define FXT_IOC_GET_LAYOUT	_IOR(FXT_IOC_MAGIC, 6, struct fxt_layout)
 #define FXT_IOC_GET_STATS	_IOWR(FXT_IOC_MAGIC, 7, struct fxt_cpu_stats)
 #define FXT_IOC_GET_CATEGORIES	_IOR(FXT_IOC_MAGIC, 8, struct fxt_categories)
+#define FXT_IOC_GET_CPUS	_IOW(FXT_IOC_MAGIC, 9, struct fxt_cpu_set)
 
 /*
  * Packets, the trace provider FIFO packet of fifo-packets.md. One fd carries
