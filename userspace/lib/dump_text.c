@@ -20,9 +20,20 @@ static void put_str(struct outbuf *o, struct fxt_str s)
 		ob_printf(o, "#%u", s.ref);
 }
 
-static void put_koid_name(struct outbuf *o, struct fxt_reader *r, uint64_t koid)
+/*
+ * A koid argument's name: for "process" the process's, else the thread's,
+ * else the process's (a process and its main thread share a koid).
+ */
+static void put_koid_name(struct outbuf *o, struct fxt_reader *r, struct fxt_str arg,
+			  uint64_t koid)
 {
-	const struct fxt_kobj_info *k = fxt_reader_kobj(r, koid);
+	bool process = arg.data && arg.len == sizeof(FXT_ARG_NAME_PROCESS) - 1 &&
+		       !memcmp(arg.data, FXT_ARG_NAME_PROCESS, arg.len);
+	unsigned int first = process ? FXT_OBJ_PROCESS : FXT_OBJ_THREAD;
+	const struct fxt_kobj_info *k = fxt_reader_kobj(r, first, koid);
+
+	if (!k)
+		k = fxt_reader_kobj(r, process ? FXT_OBJ_THREAD : FXT_OBJ_PROCESS, koid);
 
 	if (k && k->name_len) {
 		ob_putc(o, ' ');
@@ -102,7 +113,7 @@ static void put_args(struct outbuf *o, struct fxt_reader *r, const struct fxt_re
 			break;
 		case FXT_ARG_KOID:
 			ob_printf(o, " %llu", (unsigned long long)a->v.koid);
-			put_koid_name(o, r, a->v.koid);
+			put_koid_name(o, r, a->name, a->v.koid);
 			break;
 		case FXT_ARG_BOOL:
 			ob_puts(o, a->v.b ? " true" : " false");

@@ -141,9 +141,9 @@ static struct jthread *thread_ref(struct json *j, uint64_t tid, uint64_t pid, bo
 		t->pid = pid;
 		t->pid_known = true;
 	} else if (!t->pid_known) {
-		const struct fxt_kobj_info *k = fxt_merge_kobj(j->m, tid);
+		const struct fxt_kobj_info *k = fxt_merge_kobj(j->m, FXT_OBJ_THREAD, tid);
 
-		if (k && k->obj_type == FXT_OBJ_THREAD && k->process) {
+		if (k && k->process) {
 			t->pid = k->process;
 			t->pid_known = true;
 		}
@@ -180,7 +180,7 @@ static void put_name(struct outbuf *o, struct fxt_str s)
 /* A thread's name from the koid table, else "tid N". */
 static void put_thread_name(struct json *j, uint64_t tid)
 {
-	const struct fxt_kobj_info *k = fxt_merge_kobj(j->m, tid);
+	const struct fxt_kobj_info *k = fxt_merge_kobj(j->m, FXT_OBJ_THREAD, tid);
 
 	if (k && k->name_len) {
 		ob_json_str(j->o, k->name, k->name_len);
@@ -677,7 +677,8 @@ static void on_event(struct json *j, const struct fxt_record *rec, uint64_t ts)
 
 static void on_kobj(struct json *j, const struct fxt_record *rec)
 {
-	const struct fxt_kobj_info *k = fxt_merge_kobj(j->m, rec->u.kobj.koid);
+	const struct fxt_kobj_info *k = fxt_merge_kobj(j->m, rec->u.kobj.obj_type,
+						       rec->u.kobj.koid);
 	struct fxt_str name = rec->u.kobj.name;
 	uint64_t koid = rec->u.kobj.koid;
 	struct jthread *t;

@@ -473,8 +473,13 @@ uint64_t fxt_reader_ticks_per_second(const struct fxt_reader *r);
 /* Ticks of the current provider to nanoseconds. */
 uint64_t fxt_reader_ticks_to_ns(const struct fxt_reader *r, uint64_t ticks);
 
-/* Global kernel object table: NULL if the koid was never described. */
-const struct fxt_kobj_info *fxt_reader_kobj(const struct fxt_reader *r, uint64_t koid);
+/*
+ * Global kernel object table, by object type (FXT_OBJ_*) and koid: the
+ * newest name of each. NULL if no such object was described. fxt.ko's
+ * koids are pids: a process and its main thread share one.
+ */
+const struct fxt_kobj_info *fxt_reader_kobj(const struct fxt_reader *r, unsigned int type,
+					    uint64_t koid);
 /*
  * The thread record naming koid at ns (CLOCK_BOOTTIME ns, as "named_at"):
  * of the names read so far, the one with the latest "named_at" <= ns, else
@@ -528,7 +533,8 @@ uint64_t fxt_merge_records(const struct fxt_merge *m);
 uint64_t fxt_merge_bytes(const struct fxt_merge *m);
 uint64_t fxt_merge_size(const struct fxt_merge *m);	/* archive size when known */
 uint64_t fxt_merge_diag_count(const struct fxt_merge *m);
-const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, uint64_t koid);
+const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, unsigned int type,
+					   uint64_t koid);
 const struct fxt_kobj_info *fxt_merge_thread_at(const struct fxt_merge *m,
 						uint64_t koid, uint64_t ns);
 

@@ -448,9 +448,10 @@ uint64_t fxt_merge_diag_count(const struct fxt_merge *m)
 	return n;
 }
 
-const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, uint64_t koid)
+const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, unsigned int type,
+					   uint64_t koid)
 {
-	return m->n ? fxt_reader_kobj(m->c[0].r, koid) : NULL;
+	return m->n ? fxt_reader_kobj(m->c[0].r, type, koid) : NULL;
 }
 
 const struct fxt_kobj_info *fxt_merge_thread_at(const struct fxt_merge *m,

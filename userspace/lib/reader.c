@@ -367,28 +367,35 @@ static void string_define(struct fxt_reader *r, struct provider *p, unsigned int
 /* ------------------------------------------------------------------ */
 /* Kernel objects.                                                      */
 
-static size_t kobj_hash(uint64_t koid, size_t cap)
+/*
+ * Keyed by (object type, koid): fxt.ko's koids are pids, so a process and
+ * its main thread share one, and each keeps its own newest name.
+ */
+static size_t kobj_hash(uint64_t koid, unsigned int type, size_t cap)
 {
-	return (size_t)((koid * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+	return (size_t)(((koid ^ ((uint64_t)type << 56)) * 0x9e3779b97f4a7c15ull) >> 32) &
+	       (cap - 1);
 }
 
-static struct fxt_kobj_info *kobj_slot(const struct kobj_table *kt, uint64_t koid)
+static struct fxt_kobj_info *kobj_slot(const struct kobj_table *kt, uint64_t koid,
+				       unsigned int type)
 {
 	size_t i;
 
 	if (!kt->cap)
 		return NULL;
-	for (i = kobj_hash(koid, kt->cap);; i = (i + 1) & (kt->cap - 1)) {
+	for (i = kobj_hash(koid, type, kt->cap);; i = (i + 1) & (kt->cap - 1)) {
 		struct fxt_kobj_info *k = &kt->slots[i];
 
-		if (!k->valid || k->koid == koid)
+		if (!k->valid || (k->koid == koid && k->obj_type == type))
 			return k;
 	}
 }
 
-const struct fxt_kobj_info *fxt_reader_kobj(const struct fxt_reader *r, uint64_t koid)
+const struct fxt_kobj_info *fxt_reader_kobj(const struct fxt_reader *r, unsigned int type,
+					    uint64_t koid)
 {
-	const struct fxt_kobj_info *k = kobj_slot(r->kt, koid);
+	const struct fxt_kobj_info *k = kobj_slot(r->kt, koid, type);
 
 	return k && k->valid ? k : NULL;
 }
@@ -411,7 +418,7 @@ static bool kobj_grow(struct fxt_reader *r, uint64_t offset)
 	kt->cap = ncap;
 	for (i = 0; i < ocap; i++)
 		if (old[i].valid)
-			*kobj_slot(kt, old[i].koid) = old[i];
+			*kobj_slot(kt, old[i].koid, old[i].obj_type) = old[i];
 	free(old);
 	if (ocap && kt == &r->own_kt)	/* a shared table was charged elsewhere */
 		mem_give(r, ocap * sizeof(*n));
@@ -449,7 +456,7 @@ const struct fxt_kobj_info *fxt_reader_thread_at(const struct fxt_reader *r,
 {
 	const struct fxt_kobj_info *k = name_history_at(&r->kt->threads, koid, ns);
 
-	return k ? k : fxt_reader_kobj(r, koid);
+	return k ? k : fxt_reader_kobj(r, FXT_OBJ_THREAD, koid);
 }
 
 static void kobj_set(struct fxt_reader *r, uint64_t koid, unsigned int type,
@@ -463,11 +470,11 @@ static void kobj_set(struct fxt_reader *r, uint64_t koid, unsigned int type,
 	if (type == FXT_OBJ_THREAD)
 		thread_history_add(r, koid, name, process, named_at, offset);
 	if ((kt->count + 1) * 2 > kt->cap && !kobj_grow(r, offset)) {
-		k = kobj_slot(kt, koid);
+		k = kobj_slot(kt, koid, type);
 		if (!k || !k->valid)	/* full: only update known ones */
 			return;
 	}
-	k = kobj_slot(kt, koid);
+	k = kobj_slot(kt, koid, type);
 	if (!k->valid) {
 		kt->count++;
 		k->valid = true;

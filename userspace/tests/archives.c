@@ -506,6 +506,47 @@ static void build_pid_reuse(struct fxt_writer *w)
 			 fxt_thread_inline(0, 0), 0);
 }
 
+/*
+ * A process and its main thread share a koid (fxt.ko's koids are pids),
+ * and each has its own newest name. What stress.fxt showed on 6.12-rt:
+ * thread 7 ("app") forked process 9 on CPU 0 ("fxt_stress" for both, at
+ * 1000), which ran on CPU 1 and exec'd "true" at 2000; of the exec's two
+ * records the process's was kept, the thread's dropped (the counter says
+ * 1). CPU 1 was saved first, so fxt-collect's trailer restates process 9's
+ * newest name. Thread 9 is "fxt_stress", process 9 "true": a reader that
+ * keeps one name per koid gives the thread the process's.
+ */
+static void build_names_process_thread(struct fxt_writer *w)
+{
+	prelude_two_cpus(w);
+	fxt_write_provider_section(w, 1);
+	fxt_write_string(w, 1, "process", 7);
+	fxt_write_string(w, 2, "named_at", 8);
+	fxt_write_switch(w, 1, 1500, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(9, 9), 20);
+	names_process(w, 9, "true", 2000);
+	fxt_write_counter_u64(w, 2000, IRQ_PID, IRQ_TID(1), "fxt", "dropped", 1,
+			      "records", 1);
+	fxt_write_switch(w, 1, 3000, FXT_THREAD_DEAD, fxt_thread_inline(9, 9), 20,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_provider_section(w, 0);
+	fxt_write_string(w, 1, "process", 7);
+	fxt_write_string(w, 2, "named_at", 8);
+	names_process(w, 7, "app", 0);
+	names_thread(w, 7, "app", 7, 0);
+	fxt_write_switch(w, 0, 500, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(7, 7), 20);
+	names_process(w, 9, "fxt_stress", 1000);
+	names_thread(w, 9, "fxt_stress", 9, 1000);
+	fxt_write_wakeup(w, 0, 1000, 9, 20, 7);
+	fxt_write_switch(w, 0, 1200, FXT_THREAD_BLOCKED, fxt_thread_inline(7, 7), 20,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_provider_info(w, FXT_NAMES_PROVIDER_ID, FXT_NAMES_PROVIDER_NAME);
+	fxt_write_init(w, NS);
+	fxt_write_kobj(w, FXT_OBJ_PROCESS, 9, fxt_str("true"),
+		       (const struct fxt_arg[]){ fxt_arg_u64(fxt_str("named_at"), 2000) }, 1);
+}
+
 /* ------------------------------------------------------------------ */
 /* Check archives: one kind of defect each.                             */
 
@@ -961,6 +1002,8 @@ const struct tcase tcases[] = {
 	       "a switch out dropped: the thread woken and switched out elsewhere"),
 	GOLDEN_PERFETTO("pid-reuse", build_pid_reuse,
 	       "tids 7 and 9 exit and are reused by new processes"),
+	GOLDEN_PERFETTO("names-process-thread", build_names_process_thread,
+	       "process 9 renamed by an exec whose thread record was dropped"),
 	GOLDEN_PERFETTO("cpu300-wide", build_cpu300_wide,
 	       "CPUs 0 and 300: CPU 300's switches of subtype 1 (16-bit cpu field)"),
 	GOLDEN("cpu256", build_cpu256,

@@ -85,7 +85,7 @@ class Decoder:
     def __init__(self):
         self.providers = {0: Provider()}
         self.cur = self.providers[0]
-        self.kobj_names = {}    # koid -> (name, named_at): global table
+        self.kobj_names = {}    # (obj type, koid) -> (name, named_at): global table
         self.thread_names = {}  # thread koid -> [(named_at or 0, name)], as read
         self.arg_counts = collections.Counter()
 
@@ -117,8 +117,15 @@ class Decoder:
             return None, "<undefined #%d>" % ref
         return s, self.quoted(s) + "#%d" % ref
 
-    def koid_name(self, koid):
-        name = self.kobj_names.get(koid, (b"", None))[0]
+    def koid_name(self, koid, arg=None):
+        """A koid argument shows the process's name for "process", else
+        the thread's, else the process's (fxt's rule, Documentation/
+        records.rst: a process and its main thread share a koid, each
+        with its own name; objects of other types name no argument)."""
+        order = [1, 2] if arg == b"process" else [2, 1]
+        entry = next((self.kobj_names[(t, koid)] for t in order
+                      if (t, koid) in self.kobj_names), (b"", None))
+        name = entry[0]
         return " " + self.quoted(name) if name else ""
 
     def thread_name(self, koid, ts):
@@ -126,10 +133,10 @@ class Decoder:
         a tid reused by a later thread keeps the earlier name before the
         later "named_at"): of its thread records read so far, the one with
         the latest named_at <= ts in ns, else the one with the earliest;
-        the last read among equals.  No thread record: the global table."""
+        the last read among equals.  No thread record: no name."""
         names = self.thread_names.get(koid)
         if not names:
-            return self.koid_name(koid)
+            return ""
         ns = ts * 10**9 // self.cur.tps
         before = [n for n in names if n[0] <= ns]
         if before:
@@ -193,8 +200,8 @@ class Decoder:
             return ""
         return " args={%s}" % ", ".join(
             "%s: %s%s" % (nt, tn, text if text is not None else
-                          " %d%s" % (value, self.koid_name(value)))
-            for _, nt, tn, value, text in args)
+                          " %d%s" % (value, self.koid_name(value, n)))
+            for n, nt, tn, value, text in args)
 
     def arg_null(self, rec, h):
         rec.reserved(h, 32, 63, "null argument")
@@ -337,10 +344,10 @@ class Decoder:
         # without.  The spec leaves this to the reader.
         named_at = next((v for n, _, t, v, _ in args if n == b"named_at" and
                          t in ("int32", "uint32", "int64", "uint64")), None)
-        old = self.kobj_names.get(koid)
+        old = self.kobj_names.get((otype, koid))
         if old is None or (named_at is None and old[1] is None) or (
                 named_at is not None and (old[1] is None or named_at >= old[1])):
-            self.kobj_names[koid] = ((name or b"")[:KOBJ_NAME_MAX], named_at)
+            self.kobj_names[(otype, koid)] = ((name or b"")[:KOBJ_NAME_MAX], named_at)
         if otype == 2:
             self.thread_names.setdefault(koid, []).append(
                 (named_at or 0, (name or b"")[:KOBJ_NAME_MAX]))

@@ -453,11 +453,11 @@ static void test_decode_values(void)
 	}
 	EXPECT(found && sw && lb);
 	{
-		const struct fxt_kobj_info *k = fxt_reader_kobj(r, 12);
+		const struct fxt_kobj_info *k = fxt_reader_kobj(r, FXT_OBJ_THREAD, 12);
 
 		EXPECT(k && !strcmp(k->name, "helper") && k->process == 10 &&
 		       k->obj_type == FXT_OBJ_THREAD);
-		EXPECT(fxt_reader_kobj(r, 12345) == NULL);
+		EXPECT(fxt_reader_kobj(r, FXT_OBJ_THREAD, 12345) == NULL);
 	}
 	EXPECT(fxt_reader_diag_count(r) == 0);
 	free(rec);
@@ -804,7 +804,7 @@ static void test_merge(void)
 		/* The same defects, whichever the order. */
 		EXPECT(!memcmp(d1.count, d2.count, sizeof(d1.count)));
 		if (!strcmp(names[i], "cross-cpu")) {
-			const struct fxt_kobj_info *k8 = fxt_merge_kobj(m, 8);
+			const struct fxt_kobj_info *k8 = fxt_merge_kobj(m, FXT_OBJ_THREAD, 8);
 
 			EXPECT(k8 && !strcmp(k8->name, "app-helper"));
 		}
@@ -1201,7 +1201,7 @@ static void test_pid_reuse(void)
 	EXPECT(k && !strcmp(k->name, "second"));
 	k = fxt_reader_thread_at(r, 9, 7000);
 	EXPECT(k && !strcmp(k->name, "other") && k->process == 9);
-	k = fxt_reader_kobj(r, 9);		/* the table: the newest */
+	k = fxt_reader_kobj(r, FXT_OBJ_THREAD, 9);		/* the table: the newest */
 	EXPECT(k && !strcmp(k->name, "other"));
 	free(rec);
 	fxt_reader_close(r);
@@ -1328,7 +1328,7 @@ static void test_newest_trailer(void)
 			EXPECT_EQ_U(rec->u.kobj.obj_type,
 				    proc ? FXT_OBJ_THREAD : FXT_OBJ_PROCESS);
 			if (proc)
-				EXPECT_EQ_U(fxt_reader_kobj(r, rec->u.kobj.koid)->process,
+				EXPECT_EQ_U(fxt_reader_kobj(r, FXT_OBJ_THREAD, rec->u.kobj.koid)->process,
 					    proc);
 		}
 		EXPECT_EQ_U(d.total, 0);
