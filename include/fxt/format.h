@@ -106,6 +106,26 @@ enum fxt_metadata_type {
 #define FXT_DROPPED_ARG_NAME		"records"
 
 /*
+ * The instant event a latency trigger writes when it fires (<linux/fxt.h>,
+ * Documentation/records.rst "Latency triggers"), on the thread concerned:
+ * category "fxt", name "trigger", arguments "kind" (string, one of the
+ * FXT_TRIGGER_NAME_*), "latency_ns" and "threshold_ns" (uint64),
+ * "trigger" (uint32: the trigger's index in FXT_IOC_SET_TRIGGERS' list)
+ * and "first" (bool: this firing opened the window).
+ */
+#define FXT_TRIGGER_CATEGORY		"fxt"
+#define FXT_TRIGGER_EVENT_NAME		"trigger"
+#define FXT_TRIGGER_ARG_KIND		"kind"
+#define FXT_TRIGGER_ARG_LATENCY		"latency_ns"
+#define FXT_TRIGGER_ARG_THRESHOLD	"threshold_ns"
+#define FXT_TRIGGER_ARG_INDEX		"trigger"
+#define FXT_TRIGGER_ARG_FIRST		"first"
+/* Kind names, as fxt-collect's --trigger spells them. */
+#define FXT_TRIGGER_NAME_WAKEUP_LATENCY	"wakeup-latency"
+#define FXT_TRIGGER_NAME_OFF_CPU	"off-cpu"
+#define FXT_TRIGGER_NAME_IRQ_DURATION	"irq-duration"
+
+/*
  * The "weight" argument of a thread wakeup (subtype 2) that changes no
  * thread's state: Perfetto's importer reads INT32_MIN as "idle" and leaves
  * the thread's state alone. fxt writes it for a wakeup of a thread that was

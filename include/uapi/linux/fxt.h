@@ -25,10 +25,12 @@
  * Bumped on every incompatible change. 2: the ioctl magic moved from 'F'
  * (linux/fb.h's) to 'Y'. 3: the CPUs with a region are FXT_IOC_GET_CPUS's
  * bitmap, of any size (fxt_layout.possible_cpus holds only the first 256),
- * and only present CPUs have one. A module and tools of different versions
- * refuse each other (ENOTTY, or a version check of fxt_layout.abi_version).
+ * and only present CPUs have one. 4: latency triggers (FXT_IOC_SET_TRIGGERS,
+ * FXT_PKT_TRIGGERED) and fxt_cpu_stats.trigger_missed. A module and tools
+ * of different versions refuse each other (ENOTTY, or a version check of
+ * fxt_layout.abi_version).
  */
-#define FXT_ABI_VERSION		3
+#define FXT_ABI_VERSION		4
 /* Version of the packet protocol, sent in the STARTED packet's data32. */
 #define FXT_FIFO_PROTOCOL_VERSION	1
 
@@ -116,6 +118,7 @@ struct fxt_cpu_stats {
 	__u64 rolling_bytes;		/* data in the current rolling buffer */
 	__u64 durable_records;		/* durable records written */
 	__u64 durable_dropped;		/* durable records refused (buffer full) */
+	__u64 trigger_missed;		/* latencies not measured: table full */
 };
 
 /*
@@ -141,6 +144,63 @@ struct fxt_categories {
 	struct fxt_category cat[FXT_MAX_CATEGORIES];
 };
 
+/*
+ * Latency triggers (circular mode only; Documentation/abi.rst, "Latency
+ * triggers"). FXT_IOC_SET_TRIGGERS, in INITIALIZED or STOPPED, sets the
+ * triggers every later START arms (count 0: none). An armed trigger fires
+ * when a latency it measures is more than its threshold_ns, on a task (and
+ * CPU) its filters match:
+ *  - WAKEUP_LATENCY: from a wakeup that makes a thread runnable
+ *    (sched_waking, sched_wakeup_new) to its switch in; needs the sched
+ *    and wakeup categories;
+ *  - OFF_CPU: from a switch out that blocks a thread (not a preemption)
+ *    to its switch in; needs sched;
+ *  - IRQ_DURATION: from a hard interrupt's or softirq's entry to its
+ *    exit, nested interrupts included; needs irq or softirq; only the
+ *    CPU filter applies.
+ * Each firing writes an instant event on the thread concerned (the CPU's
+ * interrupt pseudo-thread for IRQ_DURATION): category "fxt", name
+ * "trigger" (include/fxt/format.h, Documentation/records.rst). The first
+ * firing after a START opens the window: post_ns later every CPU stops
+ * writing (the rolling data is frozen, nothing is counted as dropped), and
+ * the collector gets one FXT_PKT_TRIGGERED. It then stops and saves, as
+ * on any stop. Later firings before the freeze write their event only.
+ */
+enum fxt_trigger_kind {
+	FXT_TRIGGER_WAKEUP_LATENCY	= 1,
+	FXT_TRIGGER_OFF_CPU		= 2,
+	FXT_TRIGGER_IRQ_DURATION	= 3,
+};
+
+/* fxt_trigger.match: the filters that apply (all of them must match). */
+#define FXT_TRIGGER_MATCH_PID	(1u << 0)	/* the thread's id (task->pid) */
+#define FXT_TRIGGER_MATCH_TGID	(1u << 1)	/* its process's id (task->tgid) */
+#define FXT_TRIGGER_MATCH_COMM	(1u << 2)	/* its comm, exactly */
+#define FXT_TRIGGER_MATCH_CPU	(1u << 3)	/* the CPU it is measured on */
+#define FXT_TRIGGER_MATCH_ALL	0xfu
+
+#define FXT_TRIGGER_COMM_LEN	16		/* TASK_COMM_LEN */
+#define FXT_MAX_TRIGGERS	8
+#define FXT_TRIGGER_POST_MAX	(60ull * 1000000000ull)	/* ns */
+
+struct fxt_trigger {
+	__u32 kind;		/* enum fxt_trigger_kind */
+	__u32 match;		/* FXT_TRIGGER_MATCH_* */
+	__u64 threshold_ns;	/* fires above it; at least 1 */
+	__u32 pid;
+	__u32 tgid;
+	__u32 cpu;
+	__u32 reserved;		/* must be 0 */
+	char comm[FXT_TRIGGER_COMM_LEN];	/* NUL-terminated */
+};
+
+struct fxt_trigger_set {
+	__u32 count;		/* triggers at @trigger, at most FXT_MAX_TRIGGERS */
+	__u32 reserved;		/* must be 0 */
+	__u64 post_ns;		/* recording goes on this long after the first firing */
+	struct fxt_trigger trigger[FXT_MAX_TRIGGERS];
+};
+
 /* 'Y': free in the kernel's Documentation/userspace-api/ioctl/ioctl-number.rst */
 #define FXT_IOC_MAGIC	'Y'
 #define FXT_IOC_INITIALIZE	_IOW(FXT_IOC_MAGIC, 1, struct fxt_config)
@@ -152,6 +212,7 @@ struct fxt_categories {
 #define FXT_IOC_GET_STATS	_IOWR(FXT_IOC_MAGIC, 7, struct fxt_cpu_stats)
 #define FXT_IOC_GET_CATEGORIES	_IOR(FXT_IOC_MAGIC, 8, struct fxt_categories)
 #define FXT_IOC_GET_CPUS	_IOW(FXT_IOC_MAGIC, 9, struct fxt_cpu_set)
+#define FXT_IOC_SET_TRIGGERS	_IOW(FXT_IOC_MAGIC, 10, struct fxt_trigger_set)
 
 /*
  * Packets, the trace provider FIFO packet of fifo-packets.md. One fd carries
@@ -169,6 +230,15 @@ struct fxt_packet {
 #define FXT_PKT_SAVE_BUFFER	0x0002	/* data32: wrapped count, data64: durable end */
 #define FXT_PKT_BUFFER_SAVED	0x0003	/* collector -> kernel, same data as the request */
 #define FXT_PKT_STOPPED		0x0004	/* all data is final and committed */
+/*
+ * A trigger opened the window: cpu: where it fired; data32: the trigger's
+ * index in fxt_trigger_set (bits 0-7) and the thread's id (bits 8-31; 0
+ * for IRQ_DURATION); data64: the latency in ns. Every CPU stops writing
+ * fxt_trigger_set.post_ns after the firing.
+ */
+#define FXT_PKT_TRIGGERED	0x0005
+#define FXT_PKT_TRIGGER_INDEX(data32)	((data32) & 0xffu)
+#define FXT_PKT_TRIGGER_TID(data32)	((data32) >> 8)
 
 /* Per-CPU flags (fxt_buffer_header.flags, fxt_cpu_stats.flags). */
 #define FXT_CPU_DURABLE_FULL	(1u << 0)	/* circular: CPU stopped; else spills */
