@@ -69,6 +69,7 @@ struct collector {
 	char *window_path;		/* its archive, when not output */
 	uint64_t trigger_missed;	/* over all windows */
 	uint64_t deadline;		/* -t: the end of the run, or 0 */
+	bool announced;			/* this window's firing was printed */
 
 	struct fxt_device dev;
 	int out;
@@ -425,6 +426,9 @@ static void announce_trigger(struct collector *c)
 	uint32_t kind = known ? c->triggers.trigger[t->index].kind : 0;
 	char what[96];
 
+	if (c->announced)
+		return;
+	c->announced = true;
 	switch (kind) {
 	case FXT_TRIGGER_WAKEUP_LATENCY:
 		snprintf(what, sizeof(what), "tid %u waited %.3f ms from its wakeup to running",
@@ -434,8 +438,12 @@ static void announce_trigger(struct collector *c)
 		snprintf(what, sizeof(what), "tid %u was off CPU for %.3f ms",
 			 t->tid, (double)t->latency_ns / 1e6);
 		break;
-	default:
+	case FXT_TRIGGER_IRQ_DURATION:
 		snprintf(what, sizeof(what), "an interrupt ran for %.3f ms",
+			 (double)t->latency_ns / 1e6);
+		break;
+	default:
+		snprintf(what, sizeof(what), "tid %u, latency %.3f ms", t->tid,
 			 (double)t->latency_ns / 1e6);
 		break;
 	}
@@ -540,6 +548,9 @@ static void window_saved(struct collector *c, uint64_t archive_bytes)
 
 	if (!c->triggers.count)
 		return;
+	/* The packet may have come with the stop (read by the drain). */
+	if (c->dev.triggered.fired)
+		announce_trigger(c);
 	for (cpu = 0; cpu < c->dev.layout.nr_cpus; cpu++) {
 		struct fxt_cpu_stats st;
 
@@ -553,9 +564,21 @@ static void window_saved(struct collector *c, uint64_t archive_bytes)
 		c->dev.triggered.fired ? "" : ": no trigger fired in this window");
 }
 
+/* -t is up, the command exited or a signal came: no other window. */
+static bool run_ended(struct collector *c)
+{
+	if (child_exited) {
+		child_exited = 0;
+		fxt_command_reap(&c->cmd);
+	}
+	return stop_requested || c->cmd.done ||
+	       (c->deadline && fxt_monotonic_ns() >= c->deadline);
+}
+
 /* The next window: its own archive, the buffers emptied, the triggers armed again. */
 static void next_window(struct collector *c, struct fxt_newest **names)
 {
+	c->announced = false;
 	fxt_newest_free(*names);
 	*names = fxt_newest_new(NEWEST_MAX_KOIDS);
 	free(c->window_path);
@@ -616,7 +639,7 @@ int main(int argc, char **argv)
 
 		renamed = finish(&c, &archive_bytes);
 		window_saved(&c, archive_bytes);
-		if (why == END_RUN || c.window == c.windows)
+		if (why == END_RUN || c.window == c.windows || run_ended(&c))
 			break;
 		next_window(&c, &names);
 	}
