@@ -254,8 +254,11 @@ int fxt_device_start(struct fxt_device *d, uint32_t disposition)
 	if (ioctl(d->fd, FXT_IOC_START, &o))
 		return fail(d, -errno, "start: %s", strerror(errno));
 	d->triggered = (struct fxt_device_trigger){ 0 };
-	/* Emptied buffers: what was saved of them is history. */
-	for (cpu = 0; d->cpus && disposition == FXT_START_CLEAR_ENTIRE &&
+	/*
+	 * Emptied buffers (CLEAR_ENTIRE, forced after a stop that wrote
+	 * results): what was saved of them is history.
+	 */
+	for (cpu = 0; d->cpus && (disposition == FXT_START_CLEAR_ENTIRE || d->results_stop) &&
 		      cpu < d->layout.nr_cpus; cpu++) {
 		d->cpus[cpu].durable_saved = 0;
 		d->cpus[cpu].dropped_reported = 0;
@@ -271,6 +274,7 @@ int fxt_device_stop(struct fxt_device *d, uint32_t flags)
 
 	if (ioctl(d->fd, FXT_IOC_STOP, &o))
 		return fail(d, -errno, "stop: %s", strerror(errno));
+	d->results_stop = flags & FXT_STOP_WRITE_RESULTS;
 	return 0;
 }
 

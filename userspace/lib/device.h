@@ -52,6 +52,7 @@ struct fxt_device {
 		uint64_t read_ns;	/* fxt_monotonic_ns() when it was read */
 	} triggered;
 
+	bool results_stop;		/* the last stop was FXT_STOP_WRITE_RESULTS */
 	uint64_t saves;			/* SAVE_BUFFER requests answered */
 	bool truncated_chunk;		/* a chunk was cut at a bad record */
 	char err[512];			/* what the last failure was */
