@@ -191,8 +191,8 @@ if micro:
              "median batch, minus the loop alone (tracer none).\n")
     L.append("| tracer | rounds | probes | ns/call (net) | min batch ns | x ftrace | x null | x bpf |")
     L.append("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for t in ["none", "null-sched", "fxt-sched", "ftrace-sched", "trace-cmd",
-              "bpf-sched", "perf-sched"]:
+    for t in ["none", "null-sched", "fxt-sched", "fxt-circ", "fxt-armed",
+              "ftrace-sched", "trace-cmd", "bpf-sched", "perf-sched"]:
         d = mres.get(t)
         if not d:
             continue
@@ -220,6 +220,13 @@ if any(mres.get(p) for p, _ in PARTS):
         d = mres.get(p)
         if d:
             L.append(f"| {desc} | {d['n']} | {fmt(d['net'])} |")
+    if mres.get("fxt-circ") or mres.get("fxt-armed"):
+        L.append("\nfxt-circ and fxt-armed: fxt-collect -m circular -c sched,wakeup, "
+                 "without and with latency triggers (--trigger wakeup-latency=10s "
+                 "--trigger off-cpu=100s, never firing), probebench called with "
+                 "prev_state=1: every call blocks and switches in the same thread, "
+                 "so the armed probe notes a block and takes the note (the most "
+                 "its switch probe does short of firing).")
     rec = mres.get("part-record", {}).get("net")
     fx = mres.get("fxt-sched", {}).get("net")
     if rec is not None and fx is not None:
@@ -227,8 +234,8 @@ if any(mres.get(p) for p, _ in PARTS):
                  "(two thread-index lookups, the header, the call).")
 
 
-def mratio(ref):
-    a = mres.get("fxt-sched", {}).get("net")
+def mratio(ref, t="fxt-sched"):
+    a = mres.get(t, {}).get("net")
     b = mres.get(ref, {}).get("net")
     return a / b if a is not None and b and b > 0 else None
 
@@ -266,6 +273,9 @@ for ref, lim in [("ftrace-sched", 0.5), ("bpf-sched", 0.7), ("null-sched", 1.5)]
     r = mratio(ref)
     L.append(f"| fxt-sched probe cost <= {lim}x {ref} | probebench | {fmt(r, 2)}x | "
              f"{'-' if r is None else ('yes' if r <= lim else over(r, lim))} |")
+r = mratio("bpf-sched", "fxt-armed")
+L.append(f"| fxt-armed (triggers armed) probe cost < bpf-sched | probebench | {fmt(r, 2)}x | "
+         f"{'-' if r is None else ('yes' if r < 1 else over(r, 1))} |")
 b = res.get(("messaging", "fxt-sched"), {}).get("b_sw")
 L.append(f"| <= 20 bytes per switch (fxt -c sched) | messaging | {fmt(b, 1)} | "
          f"{'-' if b is None else ('yes' if b <= 20 else over(b, 20))} |")
@@ -410,7 +420,7 @@ except (OSError, subprocess.CalledProcessError) as e:
 
 # Chart 2, the noise-free view: probe cost per sched_switch call (probebench).
 mdat = os.path.join(out, "probe.dat")
-probe_tr = [t for t in ["null-sched", "fxt-sched", "bpf-sched", "ftrace-sched",
+probe_tr = [t for t in ["null-sched", "fxt-sched", "fxt-circ", "fxt-armed", "bpf-sched", "ftrace-sched",
                         "trace-cmd", "perf-sched"] if mres.get(t)]
 if probe_tr:
     with open(mdat, "w") as f:

@@ -191,6 +191,14 @@ start_tracer() {
 			-o /tmp/t.fxt 2>/tmp/tr.err &
 		pid=$!
 		wait_for /tmp/tr.err "tracing started" || ok=0 ;;
+	fxt-circ|fxt-armed)	# circular, latency triggers armed or not (micro only)
+		local trig=()
+		[ "$1" = fxt-armed ] && trig=(--trigger wakeup-latency=10s --trigger off-cpu=100s)
+		: >/tmp/tr.err
+		$B/rusage /tmp/ru -- $B/fxt-collect -m circular -c sched,wakeup \
+			"${trig[@]}" -o /tmp/t.fxt 2>/tmp/tr.err &
+		pid=$!
+		wait_for /tmp/tr.err "tracing started" || ok=0 ;;
 	ftrace-sched|ftrace-all)
 		local e evs=$FTRACE_SCHED
 		[ "$1" = ftrace-all ] && evs=$FTRACE_ALL
@@ -239,6 +247,9 @@ stop_tracer() {
 		events=$npc
 		switches=$nps
 		rmmod nullprobe ;;
+	fxt-circ|fxt-armed)
+		stop_pid || ok=0
+		read_rusage ;;
 	fxt-sched|fxt-all)
 		stop_pid || ok=0
 		read_rusage
@@ -347,11 +358,15 @@ echo "tracer,round,median_ns,min_ns,probes,ok" >"$micro"
 now_ms phase_t
 if [[ " $phases " == *" micro "* ]]; then
 	for round in $(seq "$micro_rounds"); do
-		for t in $(printf '%s\n' none null-sched fxt-sched ftrace-sched trace-cmd bpf-sched perf-sched | shuf); do
+		for t in $(printf '%s\n' none null-sched fxt-sched fxt-circ fxt-armed ftrace-sched trace-cmd bpf-sched perf-sched | shuf); do
 			reset_vals
 			start_tracer "$t"
 			r="- - -"
-			if insmod /tmp/bench/mod/probebench.ko; then
+			# circular, armed or not: every call blocks and switches
+			# in the same thread (a note of the off-cpu trigger, taken)
+			st=0
+			[[ $t == fxt-circ || $t == fxt-armed ]] && st=1
+			if insmod /tmp/bench/mod/probebench.ko prev_state=$st; then
 				read -r r </sys/module/probebench/parameters/result
 				rmmod probebench
 			else

@@ -39,6 +39,14 @@ module_param(batches, uint, 0444);
 static unsigned int part;
 module_param(part, uint, 0444);
 
+/*
+ * The prev_state passed (0: TASK_RUNNING, as a preemption leaves it). 1
+ * (TASK_INTERRUPTIBLE) makes every call a block and a switch in of the
+ * same thread: with fxt's off-cpu trigger armed, a note and its taking.
+ */
+static unsigned int prev_state;
+module_param(prev_state, uint, 0444);
+
 static char result[64];
 module_param_string(result, result, sizeof(result), 0444);
 
@@ -137,7 +145,7 @@ static int __init pb_init(void)
 				for (; p->func; p++)
 					((switch_probe_t)p->func)(p->data, false,
 								  current, current,
-								  TASK_RUNNING);
+								  prev_state);
 		}
 		t1 = ktime_get_ns();
 		nprobes = 0;
