@@ -163,6 +163,8 @@ static void usage(FILE *f)
 "When tracing stops before COMMAND exits, COMMAND gets SIGTERM; -t,\n"
 "COMMAND's exit or a signal also end a run with triggers, saving the\n"
 "window in progress (whether or not a trigger fired in it).\n"
+"The CPUs present at the start are traced, online or not; a CPU added\n"
+"later is not, and a warning at the end says how many events it had.\n"
 "Exit status: 0 when the archives were written, 1 on any error.\n");
 }
 
