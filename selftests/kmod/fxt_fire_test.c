@@ -29,20 +29,20 @@
  *	milliseconds on CPU: a work item on CPU schedules a tasklet with
  *	bottom halves off and enables them, so the tasklet runs there, at
  *	once, between softirq_entry and softirq_exit (on PREEMPT_RT in the
- *	kworker's own context, as a softirq is run there); it mdelay()s MS
- *	ms. The write returns once the tasklet has run (cpu then says
- *	where).
+ *	kworker's own context, as a softirq is run there); it spins for
+ *	MS ms by ktime_get_boot_fast_ns(), fxt's clock. The write returns
+ *	once the tasklet has run (cpu then says where).
  *   cpu (read): the CPU the last sequence (or slow tasklet) ran on.
  *   failed (read): how many registrations were made to fail.
  */
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
-#include <linux/delay.h>
 #include <linux/interrupt.h>
 #include <linux/irqflags.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -184,10 +184,18 @@ MODULE_PARM_DESC(handlers, "\"FIRST COUNT IRQ\": handlers fxtf-FIRST... to fire"
 static unsigned int fxtf_slow_ms;
 static DECLARE_COMPLETION(fxtf_slow_done);
 
+/*
+ * mdelay() can come out short under qemu's TCG (a 7 ms one lasted
+ * 6.1 ms by the trace clock): spin until the clock fxt stamps records
+ * with says the time has passed.
+ */
 static void fxtf_slow_fn(struct tasklet_struct *t)
 {
+	u64 end = ktime_get_boot_fast_ns() + fxtf_slow_ms * NSEC_PER_MSEC;
+
 	cpu = smp_processor_id();
-	mdelay(fxtf_slow_ms);
+	while (ktime_get_boot_fast_ns() < end)
+		cpu_relax();
 	complete(&fxtf_slow_done);
 }
 
