@@ -65,7 +65,16 @@
 #define MS		1000000ull
 #define VICTIM_COMM	"fxt_victim"
 #define HOG_COMM	"fxt_hog"
-#define HOG_SPIN_MS	20
+/* Compile-time overridable, to see the cases fail (-DHOG_SPIN_MS=5). */
+#ifndef HOG_SPIN_MS
+#define HOG_SPIN_MS	20		/* the victim's starvation */
+#endif
+#ifndef OFF_CPU_MS
+#define OFF_CPU_MS	300		/* the victim's block */
+#endif
+#ifndef TASKLET_MS
+#define TASKLET_MS	5		/* the slow softirq */
+#endif
 #define HOG_PRIO	50
 #define MODNAME		"fxt_fire_test"
 #define FIRED_LINE	"fired on CPU"
@@ -771,7 +780,7 @@ static int off_cpu_round(struct victim *v)
 	write_byte(v->in[1], 'x');
 	if (read_byte(v->ack[0], 30) != 'v')
 		return -1;
-	usleep(300 * 1000);
+	usleep(OFF_CPU_MS * 1000);
 	write_byte(v->in[1], 'x');
 	return read_byte(v->ack[0], 30) == 'v' ? 0 : -1;
 }
@@ -826,8 +835,11 @@ TEST_F_TIMEOUT(trig, off_cpu_below_threshold, 300)
 /* The test module's 5 ms tasklet on CPU 1; its CPU checked. */
 static int slow_tasklet(char *why, size_t size)
 {
-	char buf[32] = "";
-	int err = kmod_param_write(MODNAME, "slow_tasklet", "1 5");
+	char buf[32] = "", arg[32];
+	int err;
+
+	snprintf(arg, sizeof(arg), "1 %d", TASKLET_MS);
+	err = kmod_param_write(MODNAME, "slow_tasklet", arg);
 
 	if (err) {
 		snprintf(why, size, "slow_tasklet: %s", strerror(-err));
