@@ -12,6 +12,7 @@
  *   fxt_records.c  FXT record writers (one per record kind)
  *   fxt_names.c    kernel object records: start snapshot, fork, rename
  *   fxt_probes.c   tracepoint lookup, registration and the probes
+ *   fxt_triggers.c latency triggers: measure in the probes, freeze the window
  */
 #ifndef _FXT_INTERNAL_H
 #define _FXT_INTERNAL_H
@@ -26,6 +27,7 @@
 #include <linux/kfifo.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <asm/local.h>
 #include <linux/fxt.h>
 
 /* Constant strings, pre-registered in every CPU's string table at start. */
@@ -43,6 +45,14 @@ enum fxt_const_string {
 	FXT_S_NAMED_AT,		/* kernel object records' name time */
 	FXT_S_OUT_WEIGHT,	/* the wide context switch's arguments */
 	FXT_S_IN_WEIGHT,
+	FXT_S_FXT,		/* the trigger event: category, name, arguments */
+	FXT_S_TRIGGER,		/* also the "trigger" argument's name */
+	FXT_S_KIND,
+	FXT_S_LATENCY,
+	FXT_S_THRESHOLD,
+	FXT_S_FIRST,
+	FXT_S_KIND_FIRST,	/* kind names, by enum fxt_trigger_kind - 1 */
+	FXT_S_KIND_LAST = FXT_S_KIND_FIRST + FXT_TRIGGER_IRQ_DURATION - 1,
 	FXT_S_SOFTIRQ_FIRST,	/* softirq vector names, NR_SOFTIRQS of them */
 	FXT_S_VECTOR_FIRST = FXT_S_SOFTIRQ_FIRST + 10,
 	FXT_S_VECTOR_LAST = FXT_S_VECTOR_FIRST + 15,
@@ -100,6 +110,7 @@ enum fxt_irq_kind {
 
 struct fxt_irq_level {
 	const char *inline_name;	/* the handler's name when @name is 0 */
+	u64 begin_ns;		/* for an interrupt trigger (0: not measured) */
 	u32 number;
 	u32 arg_value;		/* the begin's argument */
 	u16 name;		/* the begin's name index; 0: inline or none */
@@ -172,6 +183,23 @@ struct fxt_cpu {
 
 	/* circular mode: names written in the rolling data (fxt_names.c) */
 	struct fxt_name_slot names[FXT_NAME_SLOTS];
+
+	/* latencies not measured: a trigger table note pushed out */
+	local_t trig_missed;
+};
+
+/* Latency triggers (fxt_triggers.c). */
+struct fxt_trig_state {
+	struct fxt_trigger_set set;	/* as FXT_IOC_SET_TRIGGERS gave it */
+	u32 kinds;			/* BIT(kind) of each armed kind */
+	atomic_t fired;			/* a window is open */
+	u64 freeze_at;			/* ns; 0: no window open */
+	atomic64_t *wakeups;		/* notes of wakeups (wakeup latency) */
+	atomic64_t *blocked;		/* notes of blocks (off-CPU time) */
+	struct irq_work work;		/* posts TRIGGERED */
+	u16 pkt_cpu;			/* TRIGGERED's fields */
+	u32 pkt_data32;
+	u64 pkt_data64;
 };
 
 /* The one session (one opener at a time). */
@@ -207,6 +235,8 @@ struct fxt_session {
 	unsigned long *pkt_delivered;	/* CPUs whose SAVE_BUFFER was read */
 	wait_queue_head_t pkt_wait;
 	struct work_struct pkt_wake_work; /* PREEMPT_RT: wakes pkt_wait */
+
+	struct fxt_trig_state trig;
 };
 
 extern struct fxt_session fxt_session;
@@ -287,6 +317,9 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		      unsigned int prev_state);
 void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued);
 void fxt_write_switch_to_idle(struct fxt_cpu *c);
+void fxt_write_trigger(struct fxt_cpu *c, struct task_struct *p, u32 kind,
+		       u64 latency, u64 threshold, unsigned int index,
+		       bool first);
 bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
 			 u16 name, const char *inline_name, u16 arg_name,
 			 unsigned int arg_type, u32 arg_value);
@@ -317,6 +350,25 @@ int fxt_probes_register(u32 categories, bool stamp_names);
 void fxt_probes_unregister(void);
 extern const char *const fxt_vector_names[];
 extern const unsigned int fxt_nr_vector_names;
+
+/* fxt_triggers.c */
+void fxt_triggers_init(struct fxt_session *s);
+int fxt_triggers_set(struct fxt_session *s, const struct fxt_trigger_set *set);
+void fxt_triggers_free(struct fxt_session *s);
+void fxt_triggers_arm(struct fxt_session *s);
+void fxt_triggers_sync(struct fxt_session *s);
+void fxt_trig_wakeup(struct fxt_cpu *c, struct task_struct *p);
+void fxt_trig_switch(struct fxt_cpu *c, bool preempt, struct task_struct *prev,
+		     struct task_struct *next, unsigned int prev_state);
+u64 fxt_trig_irq_begin(void);
+void fxt_trig_irq_end(struct fxt_cpu *c, u64 begin_ns);
+bool fxt_trig_frozen(void);
+
+/* Is a trigger of any kind armed? One load when none is. */
+static inline bool fxt_trig_armed(void)
+{
+	return unlikely(READ_ONCE(fxt_session.trig.kinds));
+}
 
 /* fxt_dev.c */
 extern const struct file_operations fxt_fops;

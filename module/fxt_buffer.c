@@ -403,6 +403,9 @@ u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len, u64 *ts,
 {
 	u64 *p = NULL;
 
+	/* A trigger's window closed: nothing more, and nothing lost. */
+	if (unlikely(READ_ONCE(fxt_session.trig.freeze_at)) && fxt_trig_frozen())
+		return NULL;
 	if (!fxt_cpu_stopped(c))
 		p = __fxt_rolling_reserve(c, len, ts, bufno);
 	if (!p)
@@ -579,4 +582,5 @@ void fxt_cpu_stats(struct fxt_session *s, struct fxt_cpu_stats *st)
 	st->rolling_bytes = cur & FXT_ROLLING_OFFSET_MASK;
 	st->durable_records = READ_ONCE(h->durable_records);
 	st->durable_dropped = READ_ONCE(h->durable_dropped);
+	st->trigger_missed = local_read(&s->cpus[st->cpu]->trig_missed);
 }

@@ -3,10 +3,11 @@
  * fxt_packets.c - the packet FIFO from the module to the collector.
  *
  * The trace provider FIFO of fifo-packets.md, one per session: STARTED,
- * SAVE_BUFFER (one outstanding per CPU at most) and STOPPED, read as 16-byte
+ * SAVE_BUFFER (one outstanding per CPU at most), TRIGGERED (fxt's own, at
+ * most one per start) and STOPPED, read as 16-byte
  * struct fxt_packet by read(); poll() reports when one is waiting. Packets
  * are posted from process context (control) and from the CPUs' save
- * irq_work, never from a probe. read() removes a packet only once it is in
+ * irq_work and the trigger irq_work, never from a probe. read() removes a packet only once it is in
  * the user's buffer, so a fault loses none.
  *
  * The save irq_work is a hard one (fxt_buffer.c): it runs in hard interrupt
@@ -20,8 +21,10 @@
  *  - a CPU requests a save only after the BUFFER_SAVED for its previous
  *    request, and BUFFER_SAVED is accepted only for a request that read()
  *    has delivered, i.e. removed from the FIFO: one SAVE_BUFFER per CPU;
- *  - a start drops the STARTED and STOPPED packets still waiting before it
- *    posts STARTED, and a stop posts one STOPPED: at most STARTED, STOPPED.
+ *  - a start drops the control packets still waiting before it posts
+ *    STARTED, a trigger posts at most one TRIGGERED per start
+ *    (fxt_triggers.c), and a stop posts one STOPPED: at most STARTED,
+ *    TRIGGERED, STOPPED.
  * A reset (initialize, a clearing start, terminate, close) empties it.
  */
 #include <linux/kernel.h>
@@ -32,8 +35,8 @@
 #include <linux/workqueue.h>
 #include "fxt.h"
 
-/* Control packets that may wait at once: one STARTED, one STOPPED. */
-#define FXT_CONTROL_PACKETS	2
+/* Control packets that may wait at once: STARTED, TRIGGERED, STOPPED. */
+#define FXT_CONTROL_PACKETS	3
 /* Packets copied to user space per step of a read(). */
 #define FXT_READ_BATCH		8
 
@@ -96,7 +99,7 @@ void fxt_packets_reset(struct fxt_session *s)
 }
 
 /**
- * fxt_packets_drop_control() - drop the STARTED and STOPPED packets waiting
+ * fxt_packets_drop_control() - drop the control packets waiting
  * @s: the session; s->lock held
  *
  * A start calls this before it posts STARTED: control packets of earlier

@@ -46,8 +46,11 @@ static void fxt_probe_switch(void *data, bool preempt,
 {
 	struct fxt_cpu *c = fxt_this_cpu();
 
-	if (c)
-		fxt_write_switch(c, preempt, prev, next, prev_state);
+	if (!c)
+		return;
+	fxt_write_switch(c, preempt, prev, next, prev_state);
+	if (fxt_trig_armed())
+		fxt_trig_switch(c, preempt, prev, next, prev_state);
 }
 
 /*
@@ -89,8 +92,11 @@ static void fxt_probe_waking(void *data, struct task_struct *p)
 	}
 #endif
 	c = fxt_this_cpu();
-	if (c)
-		fxt_write_wakeup(c, p, queued);
+	if (!c)
+		return;
+	fxt_write_wakeup(c, p, queued);
+	if (fxt_trig_armed() && !queued)
+		fxt_trig_wakeup(c, p);
 }
 
 /* A new task is on its run queue already, and has never run. */
@@ -98,8 +104,11 @@ static void fxt_probe_wakeup_new(void *data, struct task_struct *p)
 {
 	struct fxt_cpu *c = fxt_this_cpu();
 
-	if (c)
-		fxt_write_wakeup(c, p, false);
+	if (!c)
+		return;
+	fxt_write_wakeup(c, p, false);
+	if (fxt_trig_armed())
+		fxt_trig_wakeup(c, p);
 }
 
 /*
@@ -206,6 +215,7 @@ static void fxt_irq_begin(struct fxt_cpu *c, enum fxt_irq_kind kind,
 		l->arg_name = arg_name;
 		l->arg_type = arg_type;
 		l->arg_value = arg_value;
+		l->begin_ns = fxt_trig_irq_begin();
 		l->written = fxt_write_irq_event(c, FXT_EVENT_DURATION_BEGIN,
 						 cat, name, inline_name,
 						 arg_name, arg_type, arg_value);
@@ -276,6 +286,7 @@ static void fxt_irq_end(struct fxt_cpu *c, enum fxt_irq_kind kind,
 	c->irq_depth--;
 	for (i = level; i < c->irq_depth; i++)
 		fxt_irq_cut(c, &c->irq_stack[i], FXT_EVENT_DURATION_BEGIN);
+	fxt_trig_irq_end(c, l.begin_ns);
 out:
 	local_irq_restore(flags);
 }

@@ -26,6 +26,17 @@ static const char *const fxt_fixed_strings[FXT_S_SOFTIRQ_FIRST] = {
 	[FXT_S_NAMED_AT] = FXT_ARG_NAME_NAMED_AT,
 	[FXT_S_OUT_WEIGHT] = FXT_ARG_NAME_OUTGOING_WEIGHT,
 	[FXT_S_IN_WEIGHT] = FXT_ARG_NAME_INCOMING_WEIGHT,
+	[FXT_S_FXT] = FXT_TRIGGER_CATEGORY,
+	[FXT_S_TRIGGER] = FXT_TRIGGER_EVENT_NAME,
+	[FXT_S_KIND] = FXT_TRIGGER_ARG_KIND,
+	[FXT_S_LATENCY] = FXT_TRIGGER_ARG_LATENCY,
+	[FXT_S_THRESHOLD] = FXT_TRIGGER_ARG_THRESHOLD,
+	[FXT_S_FIRST] = FXT_TRIGGER_ARG_FIRST,
+	[FXT_S_KIND_FIRST + FXT_TRIGGER_WAKEUP_LATENCY - 1] =
+		FXT_TRIGGER_NAME_WAKEUP_LATENCY,
+	[FXT_S_KIND_FIRST + FXT_TRIGGER_OFF_CPU - 1] = FXT_TRIGGER_NAME_OFF_CPU,
+	[FXT_S_KIND_FIRST + FXT_TRIGGER_IRQ_DURATION - 1] =
+		FXT_TRIGGER_NAME_IRQ_DURATION,
 };
 
 /* The kernel's softirq_to_name[], which is not exported. */
@@ -420,6 +431,50 @@ void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued)
 			      queued ? FXT_WEIGHT_NO_STATE_CHANGE : fxt_prio(p));
 	w[4] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_S_WAKER, 0);
 	w[5] = waker;
+	fxt_rolling_commit(c, words * 8, bufno);
+}
+
+/**
+ * fxt_write_trigger() - the instant event of a trigger that fired
+ * @c: this CPU; preemption disabled
+ * @p: the thread concerned, or NULL: the CPU's interrupt pseudo-thread
+ * @kind: enum fxt_trigger_kind
+ * @latency: what was measured, ns
+ * @threshold: the trigger's threshold, ns
+ * @index: the trigger's index in the set
+ * @first: this firing opened the window
+ *
+ * Category "fxt", name "trigger", the thread inline, five arguments
+ * (include/fxt/format.h, Documentation/records.rst "Latency triggers").
+ */
+void fxt_write_trigger(struct fxt_cpu *c, struct task_struct *p, u32 kind,
+		       u64 latency, u64 threshold, unsigned int index,
+		       bool first)
+{
+	const unsigned int words = 11;
+	unsigned int bufno;
+	u64 ts, *w;
+
+	if (p && c->hdr->mode == FXT_MODE_CIRCULAR) {
+		fxt_rolling_make_room(c, FXT_NAMED_RECORD_MAX);
+		fxt_name_in_window(c, p);
+	}
+	w = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
+	if (!w)
+		return;
+	w[0] = fxt_event_header(words, FXT_EVENT_INSTANT, 5, 0, FXT_S_FXT,
+				FXT_S_TRIGGER);
+	w[1] = ts;
+	w[2] = p ? p->tgid : FXT_KOID_IRQ_PROCESS;
+	w[3] = p ? p->pid : FXT_KOID_IRQ_THREAD(c->cpu);
+	w[4] = fxt_arg_header(FXT_ARG_STRING, 1, FXT_S_KIND,
+			      FXT_S_KIND_FIRST + kind - 1);
+	w[5] = fxt_arg_header(FXT_ARG_UINT64, 2, FXT_S_LATENCY, 0);
+	w[6] = latency;
+	w[7] = fxt_arg_header(FXT_ARG_UINT64, 2, FXT_S_THRESHOLD, 0);
+	w[8] = threshold;
+	w[9] = fxt_arg_header(FXT_ARG_UINT32, 1, FXT_S_TRIGGER, index);
+	w[10] = fxt_arg_header(FXT_ARG_BOOL, 1, FXT_S_FIRST, first);
 	fxt_rolling_commit(c, words * 8, bufno);
 }
 

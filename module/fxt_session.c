@@ -127,6 +127,7 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 	s->active_categories = s->categories | o->additional_categories;
 	s->results_written = false;
 	s->aborted = false;
+	fxt_triggers_arm(s);
 	/* Names of an earlier run are kept: the snapshot's must be newer. */
 	ret = fxt_probes_register(s->active_categories,
 				  prev_state == FXT_STATE_STOPPED &&
@@ -139,6 +140,7 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 		 * terminate or a release can free the CPUs it reads.
 		 */
 		fxt_buffers_sync_notifications(s);
+		fxt_triggers_sync(s);
 		s->aborted = true;
 		s->state = prev_state;
 		return ret;
@@ -158,6 +160,7 @@ static void fxt_do_stop(struct fxt_session *s, bool write_results)
 	fxt_hotplug_stop();
 	fxt_probes_unregister();
 	fxt_buffers_sync_notifications(s);
+	fxt_triggers_sync(s);
 	s->results_written = write_results;
 	s->state = FXT_STATE_STOPPED;
 	fxt_packet_post(s, FXT_PKT_STOPPED, 0, write_results, 0);
@@ -189,6 +192,7 @@ static int fxt_terminate(struct fxt_session *s)
 	if (s->state == FXT_STATE_STARTED)
 		fxt_do_stop(s, false);
 	s->state = FXT_STATE_TERMINATING;
+	fxt_triggers_free(s);
 	fxt_buffers_free(s);
 	fxt_packets_reset(s);
 	s->state = FXT_STATE_READY;
@@ -283,6 +287,7 @@ long fxt_session_ioctl(struct fxt_session *s, unsigned int cmd,
 		struct fxt_cpu_stats stats;
 		struct fxt_categories cats;
 		struct fxt_cpu_set cpus;
+		struct fxt_trigger_set trig;
 		u32 state;
 	} u;
 	unsigned int size = _IOC_SIZE(cmd);
@@ -294,6 +299,7 @@ long fxt_session_ioctl(struct fxt_session *s, unsigned int cmd,
 	case FXT_IOC_STOP:
 	case FXT_IOC_GET_STATS:
 	case FXT_IOC_GET_CPUS:
+	case FXT_IOC_SET_TRIGGERS:
 		if (copy_from_user(&u, uarg, size))
 			return -EFAULT;
 		break;
@@ -333,6 +339,9 @@ long fxt_session_ioctl(struct fxt_session *s, unsigned int cmd,
 	case FXT_IOC_GET_CPUS:
 		ret = fxt_cpus(s, &u.cpus);
 		break;
+	case FXT_IOC_SET_TRIGGERS:
+		ret = fxt_triggers_set(s, &u.trig);
+		break;
 	default:
 		fxt_categories(&u.cats);
 		ret = 0;
@@ -358,6 +367,7 @@ void fxt_session_release(struct fxt_session *s)
 	if (s->state != FXT_STATE_READY) {
 		/* No mapping outlives the file, so nothing can still read. */
 		WARN_ON_ONCE(atomic_read(&s->map_count));
+		fxt_triggers_free(s);
 		fxt_buffers_free(s);
 		s->state = FXT_STATE_READY;
 	}
@@ -378,6 +388,7 @@ int fxt_session_init(struct fxt_session *s)
 	mutex_init(&s->pkt_read_lock);
 	init_waitqueue_head(&s->pkt_wait);
 	atomic_set(&s->map_count, 0);
+	fxt_triggers_init(s);
 	s->state = FXT_STATE_READY;
 	return fxt_packets_init(s);
 }

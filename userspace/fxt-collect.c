@@ -3,6 +3,7 @@
  * fxt-collect - drain fxt.ko's per-CPU buffers into an FXT archive.
  *
  *   fxt-collect -o sched.fxt [-t SECONDS] [-m MODE] [-b SIZE] [-c CATS]
+ *               [--trigger SPEC]... [--post T] [--windows N]
  *               [-- COMMAND [ARGS...]]
  *
  * The collector plays the Fuchsia trace manager: it initializes and starts
@@ -13,6 +14,13 @@
  * each koid's newest name its last (lib/name_trailer.c). Documentation/usage.rst.
  * All that is lib/device.c; here are the options, signals, the command
  * (lib/command.c), the status line and the statistics.
+ *
+ * With latency triggers (circular mode, lib/options.c parses them), the
+ * run is a series of windows: the first firing after a START makes the
+ * kernel post TRIGGERED and stop writing --post later; the collector waits
+ * that long (and a margin), stops, saves the window as at the end of any
+ * circular session, and starts again into the next archive, up to
+ * --windows of them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +43,9 @@
 #include "libfxt.h"
 
 #define STATUS_INTERVAL_NS	1000000000ull
+#define POST_DEFAULT_NS		100000000ull	/* --post */
+/* After --post: every CPU has stopped writing by then. */
+#define POST_MARGIN_NS		20000000ull
 /* Koids whose newest name the trailer can restore: about 80 bytes each. */
 #define NEWEST_MAX_KOIDS	(1u << 21)
 
@@ -47,6 +58,18 @@ struct collector {
 	bool quiet;
 	const char *category_list;
 	char **command;
+	bool mode_given;
+
+	/* Latency triggers: --trigger, --post, --windows. */
+	struct fxt_trigger_set triggers;
+	const char *trigger_spec[FXT_MAX_TRIGGERS];
+	bool post_given;
+	unsigned int windows;		/* to save; 0: as many as fire */
+	unsigned int window;		/* the one being recorded, from 1 */
+	char *window_path;		/* its archive, when not output */
+	uint64_t trigger_missed;	/* over all windows */
+	uint64_t deadline;		/* -t: the end of the run, or 0 */
+	bool announced;			/* this window's firing was printed */
 
 	struct fxt_device dev;
 	int out;
@@ -118,18 +141,41 @@ static void usage(FILE *f)
 "  -q, --quiet             no status line and no statistics table\n"
 "  -h, --help              this text\n"
 "\n"
+"Latency triggers (circular mode; implied when -m is not given):\n"
+"      --trigger SPEC      save the window around a latency above a threshold;\n"
+"                          SPEC is KIND=T[,comm=NAME][,pid=TID][,tgid=PID][,cpu=N]\n"
+"                          KIND: wakeup-latency (wakeup to running; needs\n"
+"                          the sched and wakeup categories), off-cpu (blocked\n"
+"                          to running; sched), irq-duration (an interrupt or\n"
+"                          softirq; irq or softirq, only the cpu= filter);\n"
+"                          T: a number and a unit, ns, us, ms or s (10ms);\n"
+"                          repeatable, up to 8; the first to fire counts\n"
+"      --post T            keep recording this long after the firing\n"
+"                          (default 100ms, at most 60s), then save\n"
+"      --windows N         stop after N saved windows (default 1; 0: until\n"
+"                          -t, COMMAND or a signal); window k > 1 goes to\n"
+"                          FILE with -k before its extension (stall-2.fxt)\n"
+"\n"
 "Prints 'fxt-collect: tracing started' on stderr once the probes are live,\n"
-"then (on a terminal) a status line, and at the end per-CPU statistics.\n"
-"When tracing stops before COMMAND exits, COMMAND gets SIGTERM.\n"
-"Exit status: 0 when the archive was written, 1 on any error.\n");
+"then (on a terminal) a status line, and at the end per-CPU statistics\n"
+"(with triggers, 'missed': latencies not measured, the kernel's table full).\n"
+"A trigger's firing and each saved window are one line each on stderr.\n"
+"When tracing stops before COMMAND exits, COMMAND gets SIGTERM; -t,\n"
+"COMMAND's exit or a signal also end a run with triggers, saving the\n"
+"window in progress (whether or not a trigger fired in it).\n"
+"Exit status: 0 when the archives were written, 1 on any error.\n");
 }
 
 static void print_stats(struct collector *c, FILE *f)
 {
+	bool triggers = c->triggers.count > 0;
 	uint32_t cpu;
 
-	fprintf(f, "%4s %12s %10s %10s %10s %6s %12s %s\n", "cpu", "records",
-		"dropped", "durable", "d.dropped", "wraps", "bytes", "flags");
+	fprintf(f, "%4s %12s %10s %10s %10s %6s %12s ", "cpu", "records",
+		"dropped", "durable", "d.dropped", "wraps", "bytes");
+	if (triggers)
+		fprintf(f, "%8s ", "missed");
+	fprintf(f, "%s\n", "flags");
 	for (cpu = 0; cpu < c->dev.layout.nr_cpus; cpu++) {
 		struct fxt_cpu_stats st;
 
@@ -137,11 +183,14 @@ static void print_stats(struct collector *c, FILE *f)
 			continue;
 		check(c, fxt_device_cpu_stats(&c->dev, cpu, &st));
 		fprintf(f, "%4u %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-			" %6" PRIu64 " %12" PRIu64 " %s%s\n", cpu,
+			" %6" PRIu64 " %12" PRIu64 " ", cpu,
 			(uint64_t)st.records_written, (uint64_t)st.records_dropped,
 			(uint64_t)st.durable_records, (uint64_t)st.durable_dropped,
 			(uint64_t)st.wrapped_count,
-			(uint64_t)(st.durable_bytes + st.rolling_bytes),
+			(uint64_t)(st.durable_bytes + st.rolling_bytes));
+		if (triggers)
+			fprintf(f, "%8" PRIu64 " ", (uint64_t)st.trigger_missed);
+		fprintf(f, "%s%s\n",
 			st.flags & FXT_CPU_DURABLE_FULL ? "durable-full " : "",
 			st.flags & FXT_CPU_ROLLING_FULL ? "rolling-full" : "");
 	}
@@ -164,9 +213,47 @@ static void status_line(struct collector *c, uint64_t *last_ns,
 	*last_written = t.written;
 }
 
+enum { OPT_TRIGGER = 256, OPT_POST, OPT_WINDOWS };
+
+static void add_trigger(struct collector *c, const char *spec)
+{
+	char err[256];
+
+	if (c->triggers.count == FXT_MAX_TRIGGERS)
+		die("--trigger %s: at most %d triggers", spec, FXT_MAX_TRIGGERS);
+	if (fxt_parse_trigger(spec, &c->triggers.trigger[c->triggers.count], err,
+			      sizeof(err)))
+		die("--trigger %s: %s", spec, err);
+	c->trigger_spec[c->triggers.count++] = spec;
+}
+
+/* Triggers need circular mode and the categories they measure. */
+static void check_triggers(struct collector *c)
+{
+	uint32_t cats = fxt_categories_named(c->category_list), i;
+	char err[256];
+
+	if (!c->triggers.count) {
+		if (c->post_given || c->windows != 1)
+			die("--post and --windows need --trigger");
+		return;
+	}
+	if (!c->mode_given)
+		c->mode = FXT_MODE_CIRCULAR;
+	else if (c->mode != FXT_MODE_CIRCULAR)
+		die("--trigger needs circular mode (-m circular, or no -m)");
+	for (i = 0; i < c->triggers.count; i++)
+		if (fxt_trigger_check_categories(&c->triggers.trigger[i], cats, err,
+						 sizeof(err)))
+			die("--trigger %s: %s", c->trigger_spec[i], err);
+}
+
 static void parse_args(struct collector *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "trigger", required_argument, NULL, OPT_TRIGGER },
+		{ "post", required_argument, NULL, OPT_POST },
+		{ "windows", required_argument, NULL, OPT_WINDOWS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "time", required_argument, NULL, 't' },
 		{ "mode", required_argument, NULL, 'm' },
@@ -182,6 +269,8 @@ static void parse_args(struct collector *c, int argc, char **argv)
 	c->device = FXT_DEVICE_PATH;
 	c->mode = FXT_MODE_STREAMING;
 	c->buffer_size = FXT_BUFFER_SIZE_DEFAULT;
+	c->triggers.post_ns = POST_DEFAULT_NS;
+	c->windows = 1;
 	while ((opt = getopt_long(argc, argv, "+o:t:m:b:c:d:qh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
@@ -199,6 +288,7 @@ static void parse_args(struct collector *c, int argc, char **argv)
 			if (fxt_parse_mode(optarg) < 0)
 				die("unknown mode '%s' (oneshot, circular or streaming)", optarg);
 			c->mode = (uint32_t)fxt_parse_mode(optarg);
+			c->mode_given = true;
 			break;
 		case 'b':
 			if (fxt_parse_size(optarg, &c->buffer_size))
@@ -214,6 +304,30 @@ static void parse_args(struct collector *c, int argc, char **argv)
 		case 'q':
 			c->quiet = true;
 			break;
+		case OPT_TRIGGER:
+			add_trigger(c, optarg);
+			break;
+		case OPT_POST: {
+			uint64_t ns;
+
+			if (fxt_parse_duration(optarg, &ns) || ns > FXT_TRIGGER_POST_MAX)
+				die("--post %s: not a duration of at most 60s (a number and a unit: ns, us, ms or s)",
+				    optarg);
+			c->triggers.post_ns = ns;
+			c->post_given = true;
+			break;
+		}
+		case OPT_WINDOWS: {
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || *optarg == '-' || n > 1000000)
+				die("--windows %s: not a count (0: no limit)", optarg);
+			c->windows = (unsigned int)n;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -227,29 +341,46 @@ static void parse_args(struct collector *c, int argc, char **argv)
 		usage(stderr);
 		exit(1);
 	}
+	check_triggers(c);
 }
 
-/* Device initialized and mapped, archive begun: ready to start. */
+/* The archive of the window being recorded. */
+static const char *archive_path(const struct collector *c)
+{
+	return c->window_path ? c->window_path : c->output;
+}
+
+/* Open the window's archive and write its header. */
+static void begin_archive(struct collector *c, struct fxt_newest *names)
+{
+	const char *path = archive_path(c);
+	int ret;
+
+	if (!names)
+		warnx_("out of memory: no trailer of newest names");
+	c->out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (c->out < 0)
+		die("%s: %s", path, strerror(errno));
+	ret = fxt_writer_init(&c->w, c->out);
+	if (ret)
+		die("writing %s: %s", path, strerror(-ret));
+	check(c, fxt_device_begin_archive(&c->dev, &c->w, path, names));
+}
+
+/* Device initialized (triggers set) and mapped, archive begun: ready to start. */
 static void prepare(struct collector *c, struct fxt_newest *names)
 {
 	struct fxt_config cfg = { .buffer_size = c->buffer_size, .mode = c->mode };
-	int ret;
 
 	check(c, fxt_device_open(&c->dev, c->device, "fxt-collect"));
 	if (c->category_list)
 		check(c, fxt_device_categories(&c->dev, c->category_list,
 					       &cfg.categories));
 	check(c, fxt_device_init(&c->dev, &cfg));
+	if (c->triggers.count)
+		check(c, fxt_device_set_triggers(&c->dev, &c->triggers));
 	check(c, fxt_device_map(&c->dev));
-	if (!names)
-		warnx_("out of memory: no trailer of newest names");
-	c->out = open(c->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (c->out < 0)
-		die("%s: %s", c->output, strerror(errno));
-	ret = fxt_writer_init(&c->w, c->out);
-	if (ret)
-		die("writing %s: %s", c->output, strerror(-ret));
-	check(c, fxt_device_begin_archive(&c->dev, &c->w, c->output, names));
+	begin_archive(c, names);
 }
 
 static void catch_signals(void)
@@ -287,17 +418,78 @@ static void start(struct collector *c)
 		warnx_("could not release the command: %s", strerror(-ret));
 }
 
-/* Answer save requests until the time is up, the command exits or a signal. */
-static void trace(struct collector *c, bool tty)
+/* " (name)" of a thread still alive, from /proc; "" otherwise. */
+static void thread_comm(uint32_t tid, char *buf, size_t size)
 {
-	uint64_t deadline = 0, last_ns, last_written = 0;
+	char path[48], comm[32] = "";
+	FILE *f;
+
+	buf[0] = 0;
+	snprintf(path, sizeof(path), "/proc/%u/comm", tid);
+	f = tid ? fopen(path, "re") : NULL;
+	if (!f)
+		return;
+	if (fgets(comm, sizeof(comm), f) && comm[0] != '\n') {
+		comm[strcspn(comm, "\n")] = 0;
+		snprintf(buf, size, " (%s)", comm);
+	}
+	fclose(f);
+}
+
+/* The TRIGGERED packet, in words: which trigger, where, what it measured. */
+static void announce_trigger(struct collector *c)
+{
+	const struct fxt_device_trigger *t = &c->dev.triggered;
+	bool known = t->index < c->triggers.count;
+	uint32_t kind = known ? c->triggers.trigger[t->index].kind : 0;
+	char what[128], comm[40];
+
+	if (c->announced)
+		return;
+	c->announced = true;
+	thread_comm(t->tid, comm, sizeof(comm));
+	switch (kind) {
+	case FXT_TRIGGER_WAKEUP_LATENCY:
+		snprintf(what, sizeof(what), "tid %u%s waited %.3f ms from its wakeup to running",
+			 t->tid, comm, (double)t->latency_ns / 1e6);
+		break;
+	case FXT_TRIGGER_OFF_CPU:
+		snprintf(what, sizeof(what), "tid %u%s was off CPU for %.3f ms",
+			 t->tid, comm, (double)t->latency_ns / 1e6);
+		break;
+	case FXT_TRIGGER_IRQ_DURATION:
+		snprintf(what, sizeof(what), "an interrupt ran for %.3f ms",
+			 (double)t->latency_ns / 1e6);
+		break;
+	default:
+		snprintf(what, sizeof(what), "tid %u%s, latency %.3f ms", t->tid, comm,
+			 (double)t->latency_ns / 1e6);
+		break;
+	}
+	fprintf(stderr, "fxt-collect: trigger %u %s fired on CPU %u: %s; saving %.3f ms after it\n",
+		t->index, known ? c->trigger_spec[t->index] : "(unknown)", t->cpu, what,
+		(double)c->triggers.post_ns / 1e6);
+}
+
+enum trace_end {
+	END_RUN,	/* -t, the command's exit or a signal: no more windows */
+	END_WINDOW,	/* a trigger fired and --post has passed */
+};
+
+/*
+ * Answer save requests until the time is up, the command exits or a
+ * signal; or, with triggers, until --post after one fired.
+ */
+static enum trace_end trace(struct collector *c, bool tty)
+{
+	uint64_t last_ns, last_written = 0, save_at = 0;
+	enum trace_end why = END_RUN;
 	int ret;
 
-	if (c->seconds > 0)
-		deadline = fxt_monotonic_ns() + (uint64_t)(c->seconds * 1e9);
 	last_ns = fxt_monotonic_ns();
 	while (!stop_requested) {
 		struct pollfd pfd = { .fd = c->dev.fd, .events = POLLIN };
+		uint64_t now = fxt_monotonic_ns();
 		int timeout = 200;
 
 		if (child_exited) {
@@ -306,24 +498,39 @@ static void trace(struct collector *c, bool tty)
 			if (c->cmd.done)
 				break;
 		}
-		if (deadline) {
-			uint64_t now = fxt_monotonic_ns();
-
-			if (now >= deadline)
+		if (c->deadline) {
+			if (now >= c->deadline)
 				break;
-			if ((deadline - now) / 1000000 < (uint64_t)timeout)
-				timeout = (int)((deadline - now) / 1000000) + 1;
+			if ((c->deadline - now) / 1000000 < (uint64_t)timeout)
+				timeout = (int)((c->deadline - now) / 1000000) + 1;
+		}
+		if (save_at) {
+			if (now >= save_at) {
+				why = END_WINDOW;
+				break;
+			}
+			if ((save_at - now) / 1000000 < (uint64_t)timeout)
+				timeout = (int)((save_at - now) / 1000000) + 1;
 		}
 		ret = poll(&pfd, 1, timeout);
 		if (ret < 0 && errno != EINTR)
 			die("poll: %s", strerror(errno));
 		if (ret > 0 && (pfd.revents & POLLIN))
 			check(c, fxt_device_handle_packets(&c->dev));
+		if (c->dev.triggered.fired && !save_at) {
+			/* Every CPU stops writing post_ns after the firing. */
+			save_at = c->dev.triggered.read_ns + c->triggers.post_ns +
+				  POST_MARGIN_NS;
+			if (tty)
+				fputc('\n', stderr);
+			announce_trigger(c);
+		}
 		if (tty)
 			status_line(c, &last_ns, &last_written);
 	}
 	if (tty)
 		fputc('\n', stderr);
+	return why;
 }
 
 /* Stop, save what is left and the trailer, and close the archive on disk. */
@@ -344,12 +551,63 @@ static int finish(struct collector *c, uint64_t *archive_bytes)
 	if (!ret && fsync(c->out) && errno != EINVAL)
 		ret = -errno;
 	if (ret)
-		die("writing %s: %s", c->output, strerror(-ret));
+		die("writing %s: %s", archive_path(c), strerror(-ret));
 	*archive_bytes = fxt_writer_bytes(&c->w);
 	fxt_writer_destroy(&c->w);
 	if (close(c->out))
-		die("closing %s: %s", c->output, strerror(errno));
+		die("closing %s: %s", archive_path(c), strerror(errno));
+	c->out = -1;
 	return renamed;
+}
+
+/* With triggers: one line per window saved, and its missed latencies counted. */
+static void window_saved(struct collector *c, uint64_t archive_bytes)
+{
+	uint32_t cpu;
+
+	if (!c->triggers.count)
+		return;
+	/* The packet may have come with the stop (read by the drain). */
+	if (c->dev.triggered.fired)
+		announce_trigger(c);
+	for (cpu = 0; cpu < c->dev.layout.nr_cpus; cpu++) {
+		struct fxt_cpu_stats st;
+
+		if (!fxt_device_cpu_possible(&c->dev, cpu))
+			continue;
+		check(c, fxt_device_cpu_stats(&c->dev, cpu, &st));
+		c->trigger_missed += st.trigger_missed;
+	}
+	fprintf(stderr, "fxt-collect: window %u saved to %s (%" PRIu64 " bytes)%s\n",
+		c->window, archive_path(c), archive_bytes,
+		c->dev.triggered.fired ? "" : ": no trigger fired in this window");
+}
+
+/* -t is up, the command exited or a signal came: no other window. */
+static bool run_ended(struct collector *c)
+{
+	if (child_exited) {
+		child_exited = 0;
+		fxt_command_reap(&c->cmd);
+	}
+	return stop_requested || c->cmd.done ||
+	       (c->deadline && fxt_monotonic_ns() >= c->deadline);
+}
+
+/* The next window: its own archive, the buffers emptied, the triggers armed again. */
+static void next_window(struct collector *c, struct fxt_newest **names)
+{
+	c->announced = false;
+	fxt_newest_free(*names);
+	*names = fxt_newest_new(NEWEST_MAX_KOIDS);
+	free(c->window_path);
+	c->window_path = fxt_window_path(c->output, ++c->window);
+	if (!c->window_path)
+		die("out of memory");
+	begin_archive(c, *names);
+	check(c, fxt_device_start(&c->dev, FXT_START_CLEAR_ENTIRE));
+	fprintf(stderr, "fxt-collect: window %u: tracing into %s\n", c->window,
+		c->window_path);
 }
 
 static void report(struct collector *c, uint64_t archive_bytes, int renamed)
@@ -362,7 +620,7 @@ static void report(struct collector *c, uint64_t archive_bytes, int renamed)
 		fprintf(stderr, "fxt-collect: %s: %" PRIu64 " bytes, %" PRIu64
 			" records (%" PRIu64 " events, %" PRIu64 " durable), %" PRIu64
 			" dropped, %" PRIu64 " buffers saved\n",
-			c->output, archive_bytes, t.written, t.events,
+			archive_path(c), archive_bytes, t.written, t.events,
 			t.written - t.events, t.dropped, c->dev.saves);
 		if (renamed > 0)
 			fprintf(stderr, "fxt-collect: %d newest names of %zu koids restated at the end\n",
@@ -371,6 +629,9 @@ static void report(struct collector *c, uint64_t archive_bytes, int renamed)
 	if (t.dropped)
 		warnx_("%" PRIu64 " records were dropped (see the fxt/dropped counters)",
 		       t.dropped);
+	if (c->trigger_missed)
+		warnx_("%" PRIu64 " latencies were not measured (the kernel's table of pending ones was full): a trigger may have missed them",
+		       c->trigger_missed);
 	fxt_device_warn_untraced(&c->dev);
 }
 
@@ -378,19 +639,32 @@ int main(int argc, char **argv)
 {
 	struct collector c = { .out = -1, .cmd.go_fd = -1 };
 	struct fxt_newest *names;
+	bool tty;
 	uint64_t archive_bytes;
 	int renamed;
 
 	parse_args(&c, argc, argv);
 	c.command = optind < argc ? argv + optind : NULL;
 	names = fxt_newest_new(NEWEST_MAX_KOIDS);
+	c.window = 1;
 	prepare(&c, names);
 	catch_signals();
 	start(&c);
-	trace(&c, isatty(STDERR_FILENO) && !c.quiet);
-	renamed = finish(&c, &archive_bytes);
+	if (c.seconds > 0)
+		c.deadline = fxt_monotonic_ns() + (uint64_t)(c.seconds * 1e9);
+	tty = isatty(STDERR_FILENO) && !c.quiet;
+	for (;;) {
+		enum trace_end why = trace(&c, tty);
+
+		renamed = finish(&c, &archive_bytes);
+		window_saved(&c, archive_bytes);
+		if (why == END_RUN || c.window == c.windows || run_ended(&c))
+			break;
+		next_window(&c, &names);
+	}
 	report(&c, archive_bytes, renamed);
 	fxt_newest_free(names);
+	free(c.window_path);
 	if (fxt_device_close(&c.dev))
 		warnx_("%s", c.dev.err);
 	fxt_command_end(&c.cmd);

@@ -9,7 +9,7 @@
  * thread koid 0), hard and soft interrupt time, switches, dropped records.
  * Per interrupt handler: count, time, average and maximum. Interrupt time
  * is exclusive: a hard interrupt nested in a softirq counts for the hard
- * interrupt only.
+ * interrupt only. Latency triggers' events, when there are any.
  *
  * Memory is per thread, per CPU and per handler name; records stream
  * through libfxt's merge (lib/merge.c: a first pass over the record
@@ -19,7 +19,8 @@
  *
  * This file is the command line; the work is in lib/report_*.c:
  * report_events.c (records to events, in time order), report_stats.c (the
- * analysis), report_pipeline.c (--threads 2) and report_print.c (tables).
+ * analysis), report_pipeline.c (--threads 2), report_print.c (tables) and
+ * report_triggers.c (the Triggers section).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -45,7 +46,7 @@ static const char usage[] =
 "                   delay (maximum scheduling delay), avg, p50, p90, p99;\n"
 "                   or tid, comm (ascending)\n"
 "  -c, --csv        machine-readable CSV: one block per table (threads,\n"
-"                   cpus, irqs), each with a header row, times in ns\n"
+"                   cpus, irqs; triggers), each with a header row, times in ns\n"
 "  -j, --threads N  1 (default): decode and analyse on one thread; 2: the\n"
 "                   analysis on a second thread, faster when a second CPU\n"
 "                   is idle, slower when it is busy; same output\n"
@@ -59,6 +60,9 @@ static const char usage[] =
 "CPUs: time observed from the CPU's first context switch, BUSY and IDLE\n"
 "(idle = thread koid 0), IRQ and SOFTIRQ time, switches, dropped records.\n"
 "Interrupts: per handler name, exclusive of nested interrupts.\n"
+"Triggers (only if the archive has any, all of them): each latency trigger's\n"
+"event (fxt-collect --trigger): time from the archive's start, CPU, kind,\n"
+"thread, latency, threshold, trigger number, and if it opened the window.\n"
 "A progress indicator is shown on standard error when it is a terminal\n"
 "and the archive is larger than 64 MiB.\n"
 "Records are taken in time order across CPUs: a regular file is read twice\n"

@@ -118,7 +118,7 @@ enum fxt_metadata_type {
 #define FXT_TRIGGER_ARG_KIND		"kind"
 #define FXT_TRIGGER_ARG_LATENCY		"latency_ns"
 #define FXT_TRIGGER_ARG_THRESHOLD	"threshold_ns"
-#define FXT_TRIGGER_ARG_INDEX		"trigger"
+#define FXT_TRIGGER_ARG_INDEX		FXT_TRIGGER_EVENT_NAME
 #define FXT_TRIGGER_ARG_FIRST		"first"
 /* Kind names, as fxt-collect's --trigger spells them. */
 #define FXT_TRIGGER_NAME_WAKEUP_LATENCY	"wakeup-latency"

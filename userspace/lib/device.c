@@ -235,12 +235,36 @@ int fxt_device_map(struct fxt_device *d)
 	return 0;
 }
 
+int fxt_device_set_triggers(struct fxt_device *d, const struct fxt_trigger_set *set)
+{
+	if (ioctl(d->fd, FXT_IOC_SET_TRIGGERS, set))
+		return fail(d, -errno, "setting %u latency triggers: %s%s", set->count,
+			    strerror(errno),
+			    errno == EINVAL ? " (circular mode only; each trigger's categories"
+					      " must be traced)" :
+			    errno == ENOTTY ? ABI_MISMATCH_HINT : "");
+	return 0;
+}
+
 int fxt_device_start(struct fxt_device *d, uint32_t disposition)
 {
 	struct fxt_start_options o = { .disposition = disposition };
+	uint32_t cpu;
 
 	if (ioctl(d->fd, FXT_IOC_START, &o))
 		return fail(d, -errno, "start: %s", strerror(errno));
+	d->triggered = (struct fxt_device_trigger){ 0 };
+	/*
+	 * Emptied buffers (CLEAR_ENTIRE, forced after a stop that wrote
+	 * results): what was saved of them is history.
+	 */
+	for (cpu = 0; d->cpus && (disposition == FXT_START_CLEAR_ENTIRE || d->results_stop) &&
+		      cpu < d->layout.nr_cpus; cpu++) {
+		d->cpus[cpu].durable_saved = 0;
+		d->cpus[cpu].dropped_reported = 0;
+		d->cpus[cpu].dropped_at_ack = 0;
+		d->cpus[cpu].last_ts = 0;
+	}
 	return 0;
 }
 
@@ -250,6 +274,7 @@ int fxt_device_stop(struct fxt_device *d, uint32_t flags)
 
 	if (ioctl(d->fd, FXT_IOC_STOP, &o))
 		return fail(d, -errno, "stop: %s", strerror(errno));
+	d->results_stop = flags & FXT_STOP_WRITE_RESULTS;
 	return 0;
 }
 
@@ -586,6 +611,19 @@ int fxt_device_handle_packets(struct fxt_device *d)
 			break;
 		case FXT_PKT_STOPPED:
 			stopped = 1;
+			break;
+		case FXT_PKT_TRIGGERED:
+			/* One per START; the first one counts. */
+			if (d->triggered.fired)
+				break;
+			d->triggered = (struct fxt_device_trigger){
+				.fired = true,
+				.cpu = pkts[i].cpu,
+				.index = FXT_PKT_TRIGGER_INDEX(pkts[i].data32),
+				.tid = FXT_PKT_TRIGGER_TID(pkts[i].data32),
+				.latency_ns = pkts[i].data64,
+				.read_ns = fxt_monotonic_ns(),
+			};
 			break;
 		default:
 			warn(d, "unknown packet %#x ignored", pkts[i].request);

@@ -38,6 +38,21 @@ struct fxt_device {
 	uint32_t current_provider;
 	bool have_provider;
 
+	/*
+	 * The FXT_PKT_TRIGGERED of the current START, once read: a latency
+	 * trigger opened the window, and every CPU stops writing post_ns
+	 * after the firing (fxt_device_set_triggers()).
+	 */
+	struct fxt_device_trigger {
+		bool fired;
+		uint32_t cpu;		/* where it fired */
+		uint32_t index;		/* in the fxt_trigger_set */
+		uint32_t tid;		/* the thread; 0 for irq-duration */
+		uint64_t latency_ns;
+		uint64_t read_ns;	/* fxt_monotonic_ns() when it was read */
+	} triggered;
+
+	bool results_stop;		/* the last stop was FXT_STOP_WRITE_RESULTS */
 	uint64_t saves;			/* SAVE_BUFFER requests answered */
 	bool truncated_chunk;		/* a chunk was cut at a bad record */
 	char err[512];			/* what the last failure was */
@@ -56,6 +71,13 @@ int fxt_device_categories(struct fxt_device *d, const char *list,
 			  uint32_t *bits);
 int fxt_device_init(struct fxt_device *d, const struct fxt_config *cfg);
 int fxt_device_map(struct fxt_device *d);
+/* Latency triggers every later START arms (circular mode; count 0: none). */
+int fxt_device_set_triggers(struct fxt_device *d, const struct fxt_trigger_set *set);
+/*
+ * Start; forgets the last START's trigger firing. After CLEAR_ENTIRE
+ * (forced after a stop that wrote results), begin a new archive: the
+ * buffers start from empty again.
+ */
 int fxt_device_start(struct fxt_device *d, uint32_t disposition);
 int fxt_device_stop(struct fxt_device *d, uint32_t flags);
 int fxt_device_close(struct fxt_device *d);	/* unmap, TERMINATE, close */

@@ -6,6 +6,7 @@
  *   report_stats.c     events -> per-thread, per-CPU and per-handler sums
  *   report_pipeline.c  the analysis on a second thread (--threads 2)
  *   report_print.c     the tables, as text or CSV
+ *   report_triggers.c  the latency triggers' events, their own section
  *
  * Internal to the tools: not part of libfxt.h.
  */
@@ -79,6 +80,17 @@ struct handler {
 	uint64_t count, total_ns, max_ns;	/* copied from hstats at the end */
 };
 
+/* A latency trigger's event (report_triggers.c). */
+struct trigger_ev {
+	uint64_t ts;		/* ns */
+	uint64_t tid, pid;	/* the thread it is on */
+	uint64_t latency_ns, threshold_ns;
+	uint32_t cpu;		/* UINT32_MAX: unknown */
+	uint32_t index;		/* its "trigger" argument, UINT32_MAX if none */
+	char kind[24];		/* "?" if none */
+	bool first;
+};
+
 struct hstat {
 	uint64_t count, total_ns, max_ns;
 };
@@ -104,6 +116,8 @@ struct report {
 	uint32_t *hslot;	/* hash of handlers: index + 1, 0 empty */
 	size_t hslots;
 	uint64_t first_ns, last_ns;	/* UINT64_MAX and 0 until a timestamp */
+	struct trigger_ev *triggers;	/* in the order read */
+	size_t ntriggers, trcap;
 
 	/* analysis side */
 	_Alignas(64) struct tstat *threads;	/* hot state, 64-byte aligned */
@@ -260,5 +274,13 @@ void pipeline_stop(struct pipeline *p);
 int report_sort_key(const char *name);
 void report_print(struct report *rp, struct outbuf *o, const char *path,
 		  int sort, long top, bool csv);
+
+/* ------------------------------------------------------------------ */
+/* Latency triggers (report_triggers.c).                                */
+
+/* Keep rec if it is a trigger's event (reading side): true if it is one. */
+bool report_trigger_record(struct report *rp, const struct fxt_record *rec);
+/* The Triggers section, in time order; nothing without triggers. */
+void report_print_triggers(struct report *rp, struct outbuf *o, bool csv);
 
 #endif /* LIBFXT_REPORT_H */

@@ -35,6 +35,7 @@ static inline void saw_ts(struct report *rp, uint64_t ts)
 struct evqueue {
 	unsigned int head, len;
 	bool done;		/* the cursor has no more records */
+	bool replaying;		/* the second reading (report_drain()) */
 	struct fxt_reader *r;	/* the cursor */
 	struct fxt_record *rec;	/* its record being made an event */
 	/*
@@ -112,6 +113,12 @@ static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_re
 	ts = rec->ts_ns;
 	saw_ts(rp, ts);
 	e->ts = ts;
+	if (rec->subtype == FXT_EVENT_INSTANT) {
+		/* Read once: the second reading (replaying) has them already. */
+		if (!q->replaying)
+			report_trigger_record(rp, rec);
+		return false;
+	}
 	if (rec->subtype == FXT_EVENT_COUNTER) {
 		/* fxt/dropped: cumulative per CPU, counter id = CPU. */
 		if (STR_IS(rec->u.event.category, FXT_DROPPED_CATEGORY) &&
@@ -262,7 +269,7 @@ static inline bool next_in_queue(void *ctx, unsigned int i, uint64_t *key)
 }
 
 static int evmerge_init(struct evmerge *em, struct report *rp, struct fxt_merge *m,
-			bool early, struct progress *pg)
+			bool early, bool replaying, struct progress *pg)
 {
 	size_t i;
 
@@ -277,6 +284,7 @@ static int evmerge_init(struct evmerge *em, struct report *rp, struct fxt_merge 
 		return -1;
 	for (i = 0; i < em->n; i++) {
 		em->q[i].r = fxt_merge_cursor(m, i);
+		em->q[i].replaying = replaying;
 		em->q[i].rec = malloc(sizeof(*em->q[i].rec));
 		if (!em->q[i].rec)
 			return -1;
@@ -336,7 +344,7 @@ int report_drain(struct report *rp, struct fxt_merge *m, struct pipeline *p,
 		 bool early, bool replaying, struct progress *pg)
 {
 	struct evmerge em;
-	int rc = evmerge_init(&em, rp, m, early, pg);
+	int rc = evmerge_init(&em, rp, m, early, replaying, pg);
 
 	if (!rc)
 		drain(&em, p, replaying);

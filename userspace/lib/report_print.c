@@ -358,5 +358,6 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 				  (unsigned long long)h->max_ns);
 		}
 	}
+	report_print_triggers(rp, o, csv);
 	free(ts);
 }

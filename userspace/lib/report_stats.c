@@ -541,6 +541,7 @@ void report_free(struct report *rp)
 	free(rp->threads);
 	free(rp->cpus);
 	free(rp->handlers);
+	free(rp->triggers);
 	free(rp->hslot);
 	free(rp->hstats);
 	u64map_free(&rp->tmap);

@@ -267,6 +267,92 @@ static void build_cross_cpu(struct fxt_writer *w)
 			 fxt_thread_inline(0, 0), 0);
 }
 
+/*
+ * The instant event a latency trigger writes when it fires (records.rst,
+ * "Latency triggers"), as the module writes it: on the thread concerned,
+ * inline, its category, name and argument names the CPU's string indices
+ * 1.. (fxt, trigger, kind, latency_ns, threshold_ns, first, then the kind).
+ */
+static void trigger_event(struct fxt_writer *w, uint64_t ts, uint64_t pid, uint64_t tid,
+			  uint16_t kind, uint64_t latency, uint64_t threshold,
+			  uint32_t index, bool first)
+{
+	const struct fxt_arg a[] = {
+		fxt_arg_string(fxt_str_index(3), fxt_str_index(kind)),
+		fxt_arg_u64(fxt_str_index(4), latency),
+		fxt_arg_u64(fxt_str_index(5), threshold),
+		fxt_arg_u32(fxt_str_index(2), index),
+		fxt_arg_bool(fxt_str_index(6), first),
+	};
+
+	fxt_write_event(w, FXT_EVENT_INSTANT, ts, fxt_thread_inline(pid, tid),
+			fxt_str_index(1), fxt_str_index(2), a, 5, 0);
+}
+
+static void trigger_strings(struct fxt_writer *w)
+{
+	fxt_write_string(w, 1, FXT_TRIGGER_CATEGORY, strlen(FXT_TRIGGER_CATEGORY));
+	fxt_write_string(w, 2, FXT_TRIGGER_EVENT_NAME, strlen(FXT_TRIGGER_EVENT_NAME));
+	fxt_write_string(w, 3, FXT_TRIGGER_ARG_KIND, strlen(FXT_TRIGGER_ARG_KIND));
+	fxt_write_string(w, 4, FXT_TRIGGER_ARG_LATENCY, strlen(FXT_TRIGGER_ARG_LATENCY));
+	fxt_write_string(w, 5, FXT_TRIGGER_ARG_THRESHOLD, strlen(FXT_TRIGGER_ARG_THRESHOLD));
+	fxt_write_string(w, 6, FXT_TRIGGER_ARG_FIRST, strlen(FXT_TRIGGER_ARG_FIRST));
+	fxt_write_string(w, 7, FXT_TRIGGER_NAME_WAKEUP_LATENCY,
+			 strlen(FXT_TRIGGER_NAME_WAKEUP_LATENCY));
+	fxt_write_string(w, 8, FXT_TRIGGER_NAME_IRQ_DURATION,
+			 strlen(FXT_TRIGGER_NAME_IRQ_DURATION));
+	fxt_write_string(w, 9, FXT_CAT_NAME_IRQ, strlen(FXT_CAT_NAME_IRQ));
+	fxt_write_string(w, 10, "eth0", 4);
+}
+
+/*
+ * A window two latency triggers fired in (--trigger wakeup-latency=10ms
+ * --trigger irq-duration=1ms): victim (500/501) woken on CPU 0 at 1 ms
+ * while spinner holds CPU 1, switched in there at 13 ms: 12 ms, over
+ * 10 ms, opens the window (trigger 0, first). Then eth0's interrupt on
+ * CPU 0 runs 1.5 ms, over 1 ms: trigger 1's event, on irq/cpu0, not first.
+ */
+static void build_triggers(struct fxt_writer *w)
+{
+	prelude_two_cpus(w);
+
+	fxt_write_provider_section(w, 0);
+	trigger_strings(w);
+	fxt_write_thread(w, 1, IRQ_PID, IRQ_TID(0));
+	fxt_write_process(w, IRQ_PID, "irq");
+	fxt_write_thread_kobj(w, IRQ_TID(0), "irq/cpu0", IRQ_PID);
+	fxt_write_thread_kobj(w, IRQ_TID(1), "irq/cpu1", IRQ_PID);
+	fxt_write_process(w, 500, "victim");
+	fxt_write_thread_kobj(w, 500, "victim", 500);
+	fxt_write_thread_kobj(w, 501, "victim-worker", 500);
+	fxt_write_process(w, 600, "hog");
+	fxt_write_thread_kobj(w, 600, "hog", 600);
+	fxt_write_process(w, 700, "spinner");
+	fxt_write_thread_kobj(w, 700, "spinner", 700);
+	fxt_write_switch(w, 0, 500000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(600, 600), 20);
+	fxt_write_wakeup(w, 0, 1000000, 501, 20, 600);
+	fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, 13500000, fxt_thread_index(1),
+			fxt_str_index(9), fxt_str_index(10), NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_DURATION_END, 15000000, fxt_thread_index(1),
+			fxt_str_index(9), fxt_str_index(10), NULL, 0, 0);
+	trigger_event(w, 15000000, IRQ_PID, IRQ_TID(0), 8, 1500000, 1000000, 1, false);
+	fxt_write_switch(w, 0, 16000000, FXT_THREAD_BLOCKED, fxt_thread_inline(600, 600), 20,
+			 fxt_thread_inline(0, 0), 0);
+
+	fxt_write_provider_section(w, 1);
+	trigger_strings(w);
+	fxt_write_switch(w, 1, 500000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(700, 700), 20);
+	fxt_write_switch(w, 1, 13000000, FXT_THREAD_NEW, fxt_thread_inline(700, 700), 20,
+			 fxt_thread_inline(500, 501), 20);
+	trigger_event(w, 13000000, 500, 501, 7, 12000000, 10000000, 0, true);
+	fxt_write_switch(w, 1, 14000000, FXT_THREAD_BLOCKED, fxt_thread_inline(500, 501), 20,
+			 fxt_thread_inline(700, 700), 20);
+	fxt_write_switch(w, 1, 16000000, FXT_THREAD_BLOCKED, fxt_thread_inline(700, 700), 20,
+			 fxt_thread_inline(0, 0), 0);
+}
+
 /* An interrupt of CPU 0 from t to t + 100 + extra, named by string index name. */
 static void irq0(struct fxt_writer *w, uint64_t t, uint16_t name, unsigned int extra)
 {
@@ -996,6 +1082,8 @@ const struct tcase tcases[] = {
 	       "a thread renamed on another CPU than it was forked on, saved oldest last"),
 	GOLDEN_PERFETTO("cross-cpu", build_cross_cpu,
 	       "chunks of two CPUs overlapping in time: a wakeup later in the file"),
+	GOLDEN_PERFETTO("triggers", build_triggers,
+	       "two latency triggers fired: a wakeup latency (first) and an interrupt"),
 	GOLDEN("irq-names", build_irq_names,
 	       "interrupt name indices redefined by strings and providers"),
 	GOLDEN_PERFETTO("lost-switch", build_lost_switch,

@@ -22,6 +22,9 @@
 #      --json from a pipe warns; the progress indicator only on a
 #      terminal's standard error;
 #   6. --help and usage errors;
+#   6b. fxt-collect against tests/fake-fxt.c (an LD_PRELOAD stand-in for
+#      /dev/fxt): latency trigger windows and their archives, a run that
+#      ends with no firing, the statistics' missed column, usage errors;
 #   7. with --fuzz, the libFuzzer target for SECONDS (one test: no crash;
 #      a crash is saved in tests/inputs/ and becomes a regression input).
 #      --no-fuzzer (CLANG cannot link libFuzzer): skipped with a note, or,
@@ -305,6 +308,78 @@ for tool in fxt-dump fxt-report; do
 	"$B/$tool" /nonexistent/file >/dev/null 2>&1
 	if [ $? -eq 1 ]; then ok; else bad "$tool: missing file does not exit 1"; fi
 done
+
+# 6b. fxt-collect's trigger windows, against the fake device.
+collect() {	# stderr-file [NAME=VALUE]... -- fxt-collect options
+	err=$1; shift
+	vars=
+	while [ "$1" != -- ]; do vars="$vars $1"; shift; done
+	shift
+	# shellcheck disable=SC2086
+	env ASAN_OPTIONS=$NOLEAKS:verify_asan_link_order=0 LD_PRELOAD="$B/fake-fxt.so" \
+		$vars "$B/fxt-collect" -d /fake/fxt "$@" >"$err" 2>&1
+}
+if [ -x "$B/fxt-collect" ] && [ -f "$B/fake-fxt.so" ]; then
+	rm -f w.fxt w-2.fxt w-3.fxt w-4.fxt
+	collect w.err FAKE_FXT_FIRE=3 -- -o w.fxt --trigger wakeup-latency=10ms \
+		--trigger off-cpu=1s,comm=myserver --post 20ms --windows 3
+	rc=$?
+	if [ $rc -eq 0 ] && [ "$(grep -c '^fxt-collect: trigger 0 wakeup-latency=10ms fired on CPU 1: tid [0-9]* .*waited 23.457 ms' w.err)" = 3 ] &&
+	   grep -q '^fxt-collect: window 2: tracing into w-2.fxt$' w.err &&
+	   grep -q '^fxt-collect: window 3 saved to w-3.fxt ([0-9]* bytes)$' w.err &&
+	   grep -q '^ *1 .* 3 *$' w.err && grep -q ' missed ' w.err &&
+	   grep -q 'warning: 9 latencies were not measured' w.err && [ ! -e w-4.fxt ]; then
+		ok
+	else
+		bad "fxt-collect --windows 3: exit $rc"
+		cat w.err >&2
+	fi
+	for f in w.fxt w-2.fxt w-3.fxt; do
+		# Every window begins afresh: each holds both CPUs' durable data.
+		if "$B/fxt-dump" --check "$f" >/dev/null 2>&1 &&
+		   [ "$("$B/fxt-dump" "$f" | grep -c ' string index=1 "irq"$')" = 2 ]; then
+			ok
+		else
+			bad "fxt-collect window $f: not a complete archive"
+		fi
+	done
+	collect n.err -- -o n.fxt --trigger off-cpu=1ms -t 0.3
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q '^fxt-collect: window 1 saved to n.fxt ([0-9]* bytes): no trigger fired in this window$' n.err &&
+	   ! grep -q 'fired on' n.err; then
+		ok
+	else
+		bad "fxt-collect -t with a trigger that never fires: exit $rc"
+		cat n.err >&2
+	fi
+	collect p.err -- -o p.fxt -m circular -t 0.2
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q ' bytes flags$' p.err && ! grep -q 'missed\|window' p.err; then
+		ok
+	else
+		bad "fxt-collect without triggers: exit $rc, or trigger output"
+		cat p.err >&2
+	fi
+	while IFS='|' read -r want args; do
+		# shellcheck disable=SC2086
+		collect u.err -- -o u.fxt $args
+		rc=$?
+		if [ $rc -eq 1 ] && grep -qF -- "$want" u.err; then
+			ok
+		else
+			bad "fxt-collect $args: exit $rc, not '$want'"
+			cat u.err >&2
+		fi
+	done <<-'EOF'
+	wakeup-latency needs the sched and wakeup categories (-c)|-c sched --trigger wakeup-latency=1ms
+	--trigger needs circular mode|-m streaming --trigger off-cpu=1ms
+	bad threshold '1' (a number and a unit|--trigger off-cpu=1
+	only the cpu= filter applies|--trigger irq-duration=1ms,pid=3
+	--post and --windows need --trigger|--windows 2
+	is longer than 15 bytes|--trigger off-cpu=1ms,comm=abcdefghijklmnopq
+	EOF
+	if "$B/fxt-collect" --help | grep -q -- '--trigger SPEC'; then ok; else bad "fxt-collect --help: no --trigger"; fi
+fi
 
 # Every diagnostic is documented in Documentation/tools.rst.
 doc=$T/../../Documentation/tools.rst

@@ -997,6 +997,155 @@ static void test_options(void)
 	EXPECT(fxt_parse_mode("Streaming") == -EINVAL);
 }
 
+static void test_durations(void)
+{
+	uint64_t v = 0;
+
+	EXPECT(!fxt_parse_duration("1500ns", &v) && v == 1500);
+	EXPECT(!fxt_parse_duration("500us", &v) && v == 500000);
+	EXPECT(!fxt_parse_duration("10ms", &v) && v == 10000000);
+	EXPECT(!fxt_parse_duration("1.5ms", &v) && v == 1500000);
+	EXPECT(!fxt_parse_duration("2s", &v) && v == 2000000000);
+	EXPECT(!fxt_parse_duration("0ms", &v) && v == 0);
+	EXPECT(fxt_parse_duration("10", &v) == -EINVAL);	/* no unit */
+	EXPECT(fxt_parse_duration("10m", &v) == -EINVAL);
+	EXPECT(fxt_parse_duration("10 ms", &v) == -EINVAL);
+	EXPECT(fxt_parse_duration("-1ms", &v) == -EINVAL);
+	EXPECT(fxt_parse_duration(" 1ms", &v) == -EINVAL);
+	EXPECT(fxt_parse_duration("infs", &v) == -EINVAL);
+	EXPECT(fxt_parse_duration("0x10ms", &v) == -EINVAL);
+	EXPECT(fxt_parse_duration("99999999999s", &v) == -EINVAL);
+	EXPECT(fxt_parse_duration("", &v) == -EINVAL);
+	EXPECT(fxt_parse_duration("ms", &v) == -EINVAL);
+}
+
+/* A spec the parser must refuse, with a message holding what. */
+static void bad_trigger(const char *spec, const char *what)
+{
+	struct fxt_trigger t;
+	char err[256] = "";
+
+	EXPECT(fxt_parse_trigger(spec, &t, err, sizeof(err)) == -EINVAL);
+	if (!strstr(err, what)) {
+		fprintf(stderr, "  %s: '%s' lacks '%s'\n", spec, err, what);
+		EXPECT(0);
+	}
+}
+
+static void test_triggers(void)
+{
+	struct fxt_trigger t;
+	char err[256] = "";
+
+	EXPECT(!fxt_parse_trigger("wakeup-latency=10ms", &t, err, sizeof(err)));
+	EXPECT(t.kind == FXT_TRIGGER_WAKEUP_LATENCY && t.threshold_ns == 10000000 &&
+	       !t.match && !t.reserved && !t.comm[0]);
+	EXPECT(!fxt_parse_trigger("wakeup-latency=2ms,comm=myserver", &t, err, sizeof(err)));
+	EXPECT(t.match == FXT_TRIGGER_MATCH_COMM && !strcmp(t.comm, "myserver"));
+	EXPECT(!fxt_parse_trigger("off-cpu=500ms,pid=1234", &t, err, sizeof(err)));
+	EXPECT(t.kind == FXT_TRIGGER_OFF_CPU && t.threshold_ns == 500000000 &&
+	       t.match == FXT_TRIGGER_MATCH_PID && t.pid == 1234);
+	EXPECT(!fxt_parse_trigger("off-cpu=1s,tgid=77,cpu=3,comm=123456789012345", &t, err,
+				  sizeof(err)));
+	EXPECT(t.match == (FXT_TRIGGER_MATCH_TGID | FXT_TRIGGER_MATCH_CPU | FXT_TRIGGER_MATCH_COMM) &&
+	       t.tgid == 77 && t.cpu == 3 && !strcmp(t.comm, "123456789012345"));
+	EXPECT(!fxt_parse_trigger("irq-duration=1ms", &t, err, sizeof(err)));
+	EXPECT(t.kind == FXT_TRIGGER_IRQ_DURATION && t.threshold_ns == 1000000);
+	EXPECT(!fxt_parse_trigger("irq-duration=50us,cpu=0", &t, err, sizeof(err)));
+	EXPECT(t.match == FXT_TRIGGER_MATCH_CPU && t.cpu == 0);
+
+	bad_trigger("wakeup=10ms", "unknown trigger kind 'wakeup'");
+	bad_trigger("", "unknown trigger kind");
+	bad_trigger("wakeup-latency", "a threshold is needed");
+	bad_trigger("wakeup-latency=", "a threshold is needed");
+	bad_trigger("wakeup-latency=10", "bad threshold '10'");
+	bad_trigger("wakeup-latency=10xs", "bad threshold");
+	bad_trigger("wakeup-latency=0ms", "more than 0");
+	bad_trigger("off-cpu=1ms,comm=1234567890123456", "longer than 15 bytes");
+	bad_trigger("off-cpu=1ms,pid=1,pid=2", "'pid' given twice");
+	bad_trigger("off-cpu=1ms,comm=a,comm=b", "'comm' given twice");
+	bad_trigger("off-cpu=1ms,pid=x", "pid=x: not a thread");
+	bad_trigger("off-cpu=1ms,pid=0", "pid=0: not a thread");
+	bad_trigger("off-cpu=1ms,cpu=-1", "not a CPU");
+	bad_trigger("off-cpu=1ms,pid", "needs a value");
+	bad_trigger("off-cpu=1ms,uid=3", "unknown filter 'uid'");
+	bad_trigger("irq-duration=1ms,pid=3", "only the cpu= filter");
+	bad_trigger("irq-duration=1ms,comm=x", "only the cpu= filter");
+	bad_trigger("irq-duration=1ms,tgid=3", "only the cpu= filter");
+
+	EXPECT(!strcmp(fxt_trigger_kind_name(FXT_TRIGGER_WAKEUP_LATENCY), "wakeup-latency"));
+	EXPECT(!strcmp(fxt_trigger_kind_name(FXT_TRIGGER_OFF_CPU), "off-cpu"));
+	EXPECT(!strcmp(fxt_trigger_kind_name(FXT_TRIGGER_IRQ_DURATION), "irq-duration"));
+	EXPECT(!fxt_trigger_kind_name(0) && !fxt_trigger_kind_name(4));
+
+	EXPECT(fxt_categories_named(NULL) == FXT_CAT_ALL);
+	EXPECT(fxt_categories_named("all") == FXT_CAT_ALL);
+	EXPECT(fxt_categories_named("sched,irq") == (FXT_CAT_SCHED | FXT_CAT_IRQ));
+	EXPECT(fxt_categories_named("schedx,wakeup") == FXT_CAT_WAKEUP);
+	fxt_parse_trigger("wakeup-latency=1ms", &t, err, sizeof(err));
+	EXPECT(!fxt_trigger_check_categories(&t, FXT_CAT_SCHED | FXT_CAT_WAKEUP, err, sizeof(err)));
+	EXPECT(fxt_trigger_check_categories(&t, FXT_CAT_SCHED, err, sizeof(err)) == -EINVAL);
+	EXPECT(!strcmp(err, "wakeup-latency needs the sched and wakeup categories (-c)"));
+	fxt_parse_trigger("off-cpu=1ms", &t, err, sizeof(err));
+	EXPECT(!fxt_trigger_check_categories(&t, FXT_CAT_SCHED, err, sizeof(err)));
+	EXPECT(fxt_trigger_check_categories(&t, FXT_CAT_IRQ, err, sizeof(err)) == -EINVAL);
+	EXPECT(!strcmp(err, "off-cpu needs the sched category (-c)"));
+	fxt_parse_trigger("irq-duration=1ms", &t, err, sizeof(err));
+	EXPECT(!fxt_trigger_check_categories(&t, FXT_CAT_SOFTIRQ, err, sizeof(err)));
+	EXPECT(fxt_trigger_check_categories(&t, FXT_CAT_SCHED, err, sizeof(err)) == -EINVAL);
+	EXPECT(!strcmp(err, "irq-duration needs the irq or softirq category (-c)"));
+}
+
+static void expect_window(const char *output, unsigned int k, const char *want)
+{
+	char *p = fxt_window_path(output, k);
+
+	EXPECT(p && !strcmp(p, want));
+	if (p && strcmp(p, want))
+		fprintf(stderr, "  window %u of %s: %s, not %s\n", k, output, p, want);
+	free(p);
+}
+
+static void test_window_paths(void)
+{
+	expect_window("stall.fxt", 1, "stall.fxt");
+	expect_window("stall.fxt", 2, "stall-2.fxt");
+	expect_window("stall.fxt", 12, "stall-12.fxt");
+	expect_window("stall", 3, "stall-3");
+	expect_window("out.d/stall", 2, "out.d/stall-2");
+	expect_window("out.d/stall.tar.fxt", 2, "out.d/stall.tar-2.fxt");
+	expect_window(".fxt", 2, ".fxt-2");
+	expect_window("/tmp/.trace.fxt", 2, "/tmp/.trace-2.fxt");
+}
+
+/* FXT_PKT_TRIGGERED, read from a pipe as from the device. */
+static void test_triggered_packet(void)
+{
+	struct fxt_packet p = {
+		.request = FXT_PKT_TRIGGERED, .cpu = 3,
+		.data32 = 1234u << 8 | 2, .data64 = 23456789,
+	};
+	struct fxt_trigger_set set = { .count = 1 };
+	struct fxt_device d;
+	int fds[2];
+
+	EXPECT(!fxt_device_open(&d, "/dev/null", "t"));
+	EXPECT(fxt_device_set_triggers(&d, &set) == -ENOTTY);
+	EXPECT(!strncmp(d.err, "setting 1 latency triggers: ", 28));
+	close(d.fd);
+	EXPECT(!pipe(fds));
+	d.fd = fds[0];
+	EXPECT(write(fds[1], &p, sizeof(p)) == sizeof(p));
+	p.data32 = 7u << 8 | 1;	/* a second one changes nothing */
+	EXPECT(write(fds[1], &p, sizeof(p)) == sizeof(p));
+	EXPECT(fxt_device_handle_packets(&d) == 0);
+	EXPECT(d.triggered.fired && d.triggered.cpu == 3 && d.triggered.index == 2 &&
+	       d.triggered.tid == 1234 && d.triggered.latency_ns == 23456789 &&
+	       d.triggered.read_ns > 0);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 /* Without the module: the errors the collector prints, not exits. */
 static void test_device_errors(void)
 {
@@ -1535,6 +1684,10 @@ int main(void)
 	run("outbuf: formatting", test_outbuf);
 	run("hist: percentiles", test_hist);
 	run("options: sizes and modes", test_options);
+	run("options: durations", test_durations);
+	run("options: trigger specs and their categories", test_triggers);
+	run("options: the archive of each window", test_window_paths);
+	run("device: the TRIGGERED packet", test_triggered_packet);
 	run("device: errors as messages, without the module", test_device_errors);
 	run("command: released once tracing started", test_command);
 	run("progress: only on a terminal", test_progress);

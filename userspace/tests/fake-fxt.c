@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fake-fxt.so - an LD_PRELOAD stand-in for /dev/fxt, so that the host
+ * tests run fxt-collect's session logic (latency trigger windows) without
+ * the module: open() of FAKE_FXT_PATH gives a pipe whose read end is the
+ * "device" (packets arrive on it as from the module), ioctl() and mmap()
+ * on it answer as the module would for two CPUs in circular mode.
+ *
+ * Each START writes one durable string record per CPU (so that every
+ * window's archive must hold it: the buffers were emptied) and posts
+ * STARTED; with FAKE_FXT_FIRE=N, the first N starts each post a TRIGGERED
+ * packet 100 ms later (CPU 1, trigger 0, this process's pid as the tid,
+ * latency 23456789 ns). GET_STATS gives trigger_missed 3 on CPU 1.
+ * Everything else goes to the C library.
+ */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/fxt.h>
+#include <fxt/format.h>
+
+#define FAKE_FXT_PATH	"/fake/fxt"
+#define NCPUS		2
+#define STRIDE		(1u << 20)
+#define DURABLE_OFF	4096u
+#define DURABLE_SIZE	65536u
+#define ROLLING_SIZE	262144u
+
+static int rfd = -1, wfd = -1;
+static unsigned char *map;
+static unsigned int mode, starts;
+
+static void post(unsigned int req, unsigned int cpu, unsigned int d32, uint64_t d64)
+{
+	struct fxt_packet p = { .request = (__u16)req, .cpu = (__u16)cpu,
+				.data32 = d32, .data64 = d64 };
+
+	if (write(wfd, &p, sizeof(p)) != sizeof(p))
+		abort();
+}
+
+static void *fire(void *arg)
+{
+	struct timespec t = { 0, 100 * 1000000L };
+
+	(void)arg;
+	nanosleep(&t, NULL);
+	post(FXT_PKT_TRIGGERED, 1, (unsigned int)getpid() << 8, 23456789);
+	return NULL;
+}
+
+int open(const char *path, int flags, ...)
+{
+	static int (*real)(const char *, int, ...);
+	int fds[2], m;
+	va_list ap;
+
+	if (!strcmp(path, FAKE_FXT_PATH)) {
+		if (pipe2(fds, O_CLOEXEC))
+			return -1;
+		rfd = fds[0];
+		wfd = fds[1];
+		return rfd;
+	}
+	if (!real)
+		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+	va_start(ap, flags);
+	m = va_arg(ap, int);
+	va_end(ap);
+	return real(path, flags, m);
+}
+
+/* One string record, "irq" at index 1, in each CPU's durable buffer. */
+static void write_durable(void)
+{
+	uint64_t w[2] = { fxt_string_header(1, 3), 0 };
+	unsigned int c;
+
+	memcpy(&w[1], "irq", 3);
+	for (c = 0; map && c < NCPUS; c++) {
+		struct fxt_buffer_header *h = (void *)(map + (size_t)c * STRIDE);
+
+		memcpy(map + (size_t)c * STRIDE + DURABLE_OFF, w, sizeof(w));
+		h->durable_reserved = h->durable_committed = sizeof(w);
+	}
+}
+
+static int fake_ioctl(unsigned long req, void *arg)
+{
+	static const char *const names[] = { "sched", "wakeup", "irq", "softirq" };
+	unsigned int i;
+
+	switch (req) {
+	case FXT_IOC_GET_CATEGORIES: {
+		struct fxt_categories *c = arg;
+
+		memset(c, 0, sizeof(*c));
+		c->count = 4;
+		for (i = 0; i < 4; i++) {
+			c->cat[i].bit = 1u << i;
+			strcpy(c->cat[i].name, names[i]);
+		}
+		return 0;
+	}
+	case FXT_IOC_INITIALIZE:
+		mode = ((struct fxt_config *)arg)->mode;
+		return 0;
+	case FXT_IOC_GET_LAYOUT: {
+		struct fxt_layout *l = arg;
+
+		memset(l, 0, sizeof(*l));
+		l->abi_version = FXT_ABI_VERSION;
+		l->nr_cpus = NCPUS;
+		l->cpu_stride = STRIDE;
+		l->map_size = (uint64_t)NCPUS * STRIDE;
+		l->mode = mode;
+		return 0;
+	}
+	case FXT_IOC_GET_CPUS:
+		*(uint64_t *)(uintptr_t)((struct fxt_cpu_set *)arg)->bits = (1u << NCPUS) - 1;
+		return 0;
+	case FXT_IOC_SET_TRIGGERS:
+		return mode == FXT_MODE_CIRCULAR ? 0 : -1;
+	case FXT_IOC_START: {
+		const char *n = getenv("FAKE_FXT_FIRE");
+		pthread_t t;
+
+		write_durable();
+		post(FXT_PKT_STARTED, 0, FXT_FIFO_PROTOCOL_VERSION, 0);
+		if (n && ++starts <= (unsigned int)atoi(n) &&
+		    !pthread_create(&t, NULL, fire, NULL))
+			pthread_detach(t);
+		return 0;
+	}
+	case FXT_IOC_STOP:
+		post(FXT_PKT_STOPPED, 0, 0, 0);
+		return 0;
+	case FXT_IOC_GET_STATS: {
+		struct fxt_cpu_stats *st = arg;
+		unsigned int cpu = st->cpu;
+
+		memset(st, 0, sizeof(*st));
+		st->cpu = cpu;
+		st->trigger_missed = cpu == 1 ? 3 : 0;
+		return 0;
+	}
+	default:
+		return 0;	/* TERMINATE */
+	}
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	static int (*real)(int, unsigned long, ...);
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (rfd >= 0 && fd == rfd)
+		return fake_ioctl(req, arg);
+	if (!real)
+		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	return real(fd, req, arg);
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	static void *(*real)(void *, size_t, int, int, int, off_t);
+	unsigned int c;
+
+	if (!real)
+		real = (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap");
+	if (rfd < 0 || fd != rfd)
+		return real(addr, len, prot, flags, fd, off);
+	map = real(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		return map;
+	for (c = 0; c < NCPUS; c++) {
+		struct fxt_buffer_header *h = (void *)(map + (size_t)c * STRIDE);
+
+		h->magic = FXT_BUFFER_MAGIC;
+		h->version = FXT_ABI_VERSION;
+		h->cpu = c;
+		h->mode = mode;
+		h->region_size = STRIDE;
+		h->durable_offset = DURABLE_OFF;
+		h->durable_size = DURABLE_SIZE;
+		h->rolling_offset[0] = DURABLE_OFF + DURABLE_SIZE;
+		h->rolling_offset[1] = DURABLE_OFF + DURABLE_SIZE + ROLLING_SIZE;
+		h->rolling_size = ROLLING_SIZE;
+	}
+	return map;
+}
