@@ -25,24 +25,35 @@
  *	tracepoint_probe_register() makes the call return at once (as
  *	bpf_override_return() does), with nothing registered. An empty
  *	string (a lone newline) disarms it.
- *   cpu (read): the CPU the last sequence ran on.
+ *   slow_tasklet = "CPU MS": a real TASKLET softirq that lasts MS
+ *	milliseconds on CPU: a work item on CPU schedules a tasklet with
+ *	bottom halves off and enables them, so the tasklet runs there, at
+ *	once, between softirq_entry and softirq_exit (on PREEMPT_RT in the
+ *	kworker's own context, as a softirq is run there); it spins for
+ *	MS ms by ktime_get_boot_fast_ns(), fxt's clock. The write returns
+ *	once the tasklet has run (cpu then says where).
+ *   cpu (read): the CPU the last sequence (or slow tasklet) ran on.
  *   failed (read): how many registrations were made to fail.
  */
 #include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/interrupt.h>
 #include <linux/irqflags.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
 
 static int cpu = -1;
 module_param(cpu, int, 0444);
-MODULE_PARM_DESC(cpu, "the CPU the last sequence ran on");
+MODULE_PARM_DESC(cpu, "the CPU the last sequence or slow tasklet ran on");
 
 static atomic_t failed = ATOMIC_INIT(0);
 
@@ -169,6 +180,68 @@ static const struct kernel_param_ops fxtf_handlers_ops = {
 module_param_cb(handlers, &fxtf_handlers_ops, NULL, 0200);
 MODULE_PARM_DESC(handlers, "\"FIRST COUNT IRQ\": handlers fxtf-FIRST... to fire");
 
+/* slow_tasklet: one tasklet at a time (fxtf_lock), its length in ms. */
+static unsigned int fxtf_slow_ms;
+static DECLARE_COMPLETION(fxtf_slow_done);
+
+/*
+ * mdelay() can come out short under qemu's TCG (a 7 ms one lasted
+ * 6.1 ms by the trace clock): spin until the clock fxt stamps records
+ * with says the time has passed.
+ */
+static void fxtf_slow_fn(struct tasklet_struct *t)
+{
+	u64 end = ktime_get_boot_fast_ns() + fxtf_slow_ms * NSEC_PER_MSEC;
+
+	cpu = smp_processor_id();
+	while (ktime_get_boot_fast_ns() < end)
+		cpu_relax();
+	complete(&fxtf_slow_done);
+}
+
+static DECLARE_TASKLET(fxtf_slow_tasklet, fxtf_slow_fn);
+
+/* On the chosen CPU: the tasklet runs when bottom halves are enabled. */
+static void fxtf_slow_work_fn(struct work_struct *work)
+{
+	local_bh_disable();
+	tasklet_schedule(&fxtf_slow_tasklet);
+	local_bh_enable();
+}
+
+static DECLARE_WORK(fxtf_slow_work, fxtf_slow_work_fn);
+
+static int fxtf_slow_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int on, ms;
+	int ret = 0;
+
+	if (sscanf(val, "%u %u", &on, &ms) != 2 || ms > 1000 ||
+	    on >= nr_cpu_ids)
+		return -EINVAL;
+	mutex_lock(&fxtf_lock);
+	cpus_read_lock();
+	if (!cpu_online(on)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	fxtf_slow_ms = ms;
+	reinit_completion(&fxtf_slow_done);
+	schedule_work_on(on, &fxtf_slow_work);
+	wait_for_completion(&fxtf_slow_done);
+	flush_work(&fxtf_slow_work);
+out:
+	cpus_read_unlock();
+	mutex_unlock(&fxtf_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops fxtf_slow_ops = {
+	.set = fxtf_slow_set,
+};
+module_param_cb(slow_tasklet, &fxtf_slow_ops, NULL, 0200);
+MODULE_PARM_DESC(slow_tasklet, "\"CPU MS\": a tasklet of MS ms on CPU");
+
 /* fail_hook: the tracepoint whose registration by fxt fails, and how. */
 static struct fxtf_tp fxtf_fail;
 
@@ -270,6 +343,7 @@ static void __exit fxtf_exit(void)
 	mutex_lock(&fxtf_lock);
 	fxtf_disarm();
 	mutex_unlock(&fxtf_lock);
+	tasklet_kill(&fxtf_slow_tasklet);
 }
 
 module_init(fxtf_init);
