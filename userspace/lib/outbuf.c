@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "outbuf.h"
@@ -145,6 +146,23 @@ void ob_json_str(struct outbuf *o, const char *str, size_t len)
 		i += n;
 	}
 	ob_write(o, s + i - run, run);
+	ob_putc(o, '"');
+}
+
+void ob_csv_str(struct outbuf *o, const char *s)
+{
+	size_t i;
+
+	if (!strpbrk(s, ",\"\n\r")) {
+		ob_puts(o, s);
+		return;
+	}
+	ob_putc(o, '"');
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '"')
+			ob_putc(o, '"');
+		ob_putc(o, s[i]);
+	}
 	ob_putc(o, '"');
 }
 

@@ -29,6 +29,8 @@ int ob_flush(struct outbuf *o);
 void ob_printf(struct outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A JSON string literal (quotes included); invalid UTF-8 becomes U+FFFD. */
 void ob_json_str(struct outbuf *o, const char *s, size_t len);
+/* A CSV field (NUL-terminated): quoted when it holds a comma, quote or newline. */
+void ob_csv_str(struct outbuf *o, const char *s);
 /* A readable quoted string for dumps: printable ASCII, the rest escaped. */
 void ob_quoted(struct outbuf *o, const char *s, size_t len);
 /* A double as JSON (finite) or as a string ("NaN", "Infinity"). */

@@ -151,24 +151,6 @@ static void put_pct(struct outbuf *o, uint64_t part, uint64_t whole, int width)
 	ob_printf(o, "%*s", width, tmp);
 }
 
-/* A CSV field: quoted when it holds a comma, quote or newline. */
-static void csv_str(struct outbuf *o, const char *s)
-{
-	size_t i;
-
-	if (!strpbrk(s, ",\"\n\r")) {
-		ob_puts(o, s);
-		return;
-	}
-	ob_putc(o, '"');
-	for (i = 0; s[i]; i++) {
-		if (s[i] == '"')
-			ob_putc(o, '"');
-		ob_putc(o, s[i]);
-	}
-	ob_putc(o, '"');
-}
-
 /* Printable copy of a name for the text tables (control bytes -> '?'). */
 static const char *printable(const char *s, char *buf, size_t size, size_t width)
 {
@@ -318,7 +300,7 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 
 			ob_printf(o, "threads,%llu,%llu,", (unsigned long long)tid_of(t),
 				  (unsigned long long)t->pid);
-			csv_str(o, comm_of(rp, t));
+			ob_csv_str(o, comm_of(rp, t));
 			ob_printf(o, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 				  (unsigned long long)t->run_ns, (unsigned long long)t->switches,
 				  (unsigned long long)t->preempts, (unsigned long long)t->wait_ns,
@@ -351,7 +333,7 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 			memcpy(name, h->name, h->len);
 			name[h->len] = 0;
 			ob_printf(o, "irqs,%s,", h->soft ? "softirq" : "irq");
-			csv_str(o, name);
+			ob_csv_str(o, name);
 			ob_printf(o, ",%llu,%llu,%llu,%llu\n", (unsigned long long)h->count,
 				  (unsigned long long)h->total_ns,
 				  (unsigned long long)(h->count ? h->total_ns / h->count : 0),

@@ -141,24 +141,6 @@ static void print_text(struct report *rp, struct outbuf *o)
 	}
 }
 
-/* A CSV field: quoted when it holds a comma, quote or newline. */
-static void csv_str(struct outbuf *o, const char *s)
-{
-	size_t i;
-
-	if (!strpbrk(s, ",\"\n\r")) {
-		ob_puts(o, s);
-		return;
-	}
-	ob_putc(o, '"');
-	for (i = 0; s[i]; i++) {
-		if (s[i] == '"')
-			ob_putc(o, '"');
-		ob_putc(o, s[i]);
-	}
-	ob_putc(o, '"');
-}
-
 static void print_csv(struct report *rp, struct outbuf *o)
 {
 	char name[64];
@@ -173,10 +155,10 @@ static void print_csv(struct report *rp, struct outbuf *o)
 		if (t->cpu != UINT32_MAX)
 			ob_printf(o, "%u", t->cpu);
 		ob_putc(o, ',');
-		csv_str(o, t->kind);
+		ob_csv_str(o, t->kind);
 		ob_printf(o, ",%llu,%llu,", (unsigned long long)t->tid,
 			  (unsigned long long)t->pid);
-		csv_str(o, thread_name(rp, t, name, sizeof(name)));
+		ob_csv_str(o, thread_name(rp, t, name, sizeof(name)));
 		ob_printf(o, ",%llu,%llu,", (unsigned long long)t->latency_ns,
 			  (unsigned long long)t->threshold_ns);
 		if (t->index != UINT32_MAX)
