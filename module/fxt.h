@@ -312,10 +312,10 @@ void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name,
 			    u64 named_at, bool rolling);
 void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
 			   const char *name, u64 named_at, bool rolling);
-void fxt_write_switch(struct fxt_cpu *c, bool preempt,
-		      struct task_struct *prev, struct task_struct *next,
-		      unsigned int prev_state);
-void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued);
+u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
+		     struct task_struct *prev, struct task_struct *next,
+		     unsigned int prev_state);
+u64 fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued);
 void fxt_write_switch_to_idle(struct fxt_cpu *c);
 void fxt_write_trigger(struct fxt_cpu *c, struct task_struct *p, u32 kind,
 		       u64 latency, u64 threshold, unsigned int index,
@@ -357,9 +357,9 @@ int fxt_triggers_set(struct fxt_session *s, const struct fxt_trigger_set *set);
 void fxt_triggers_free(struct fxt_session *s);
 void fxt_triggers_arm(struct fxt_session *s);
 void fxt_triggers_sync(struct fxt_session *s);
-void fxt_trig_wakeup(struct fxt_cpu *c, struct task_struct *p);
+void fxt_trig_wakeup(struct fxt_cpu *c, struct task_struct *p, u64 ts);
 void fxt_trig_switch(struct fxt_cpu *c, bool preempt, struct task_struct *prev,
-		     struct task_struct *next, unsigned int prev_state);
+		     struct task_struct *next, unsigned int prev_state, u64 ts);
 u64 fxt_trig_irq_begin(void);
 void fxt_trig_irq_end(struct fxt_cpu *c, u64 begin_ns);
 bool fxt_trig_frozen(void);

@@ -45,12 +45,13 @@ static void fxt_probe_switch(void *data, bool preempt,
 			     unsigned int prev_state)
 {
 	struct fxt_cpu *c = fxt_this_cpu();
+	u64 ts;
 
 	if (!c)
 		return;
-	fxt_write_switch(c, preempt, prev, next, prev_state);
+	ts = fxt_write_switch(c, preempt, prev, next, prev_state);
 	if (fxt_trig_armed())
-		fxt_trig_switch(c, preempt, prev, next, prev_state);
+		fxt_trig_switch(c, preempt, prev, next, prev_state, ts);
 }
 
 /*
@@ -82,6 +83,7 @@ static void fxt_probe_waking(void *data, struct task_struct *p)
 {
 	bool queued = READ_ONCE(p->on_rq);
 	struct fxt_cpu *c;
+	u64 ts;
 #ifdef CONFIG_SMP
 	unsigned int spins = FXT_WAKE_SPIN_MAX;
 
@@ -94,21 +96,22 @@ static void fxt_probe_waking(void *data, struct task_struct *p)
 	c = fxt_this_cpu();
 	if (!c)
 		return;
-	fxt_write_wakeup(c, p, queued);
+	ts = fxt_write_wakeup(c, p, queued);
 	if (fxt_trig_armed() && !queued)
-		fxt_trig_wakeup(c, p);
+		fxt_trig_wakeup(c, p, ts);
 }
 
 /* A new task is on its run queue already, and has never run. */
 static void fxt_probe_wakeup_new(void *data, struct task_struct *p)
 {
 	struct fxt_cpu *c = fxt_this_cpu();
+	u64 ts;
 
 	if (!c)
 		return;
-	fxt_write_wakeup(c, p, false);
+	ts = fxt_write_wakeup(c, p, false);
 	if (fxt_trig_armed())
-		fxt_trig_wakeup(c, p);
+		fxt_trig_wakeup(c, p, ts);
 }
 
 /*

@@ -288,10 +288,12 @@ static u64 *fxt_write_switch_wide(struct fxt_cpu *c, unsigned int state,
  * @prev: the outgoing task
  * @next: the incoming task
  * @prev_state: sched_switch's prev_state
+ *
+ * Return: the record's timestamp, or 0 when it was not written.
  */
-void fxt_write_switch(struct fxt_cpu *c, bool preempt,
-		      struct task_struct *prev, struct task_struct *next,
-		      unsigned int prev_state)
+u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
+		     struct task_struct *prev, struct task_struct *next,
+		     unsigned int prev_state)
 {
 	bool wide = c->cpu > FXT_SWITCH_CPU_MAX;
 	u8 out = wide ? 0 : fxt_thread_ref(c, prev);
@@ -313,12 +315,13 @@ void fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		words = FXT_SWITCH_WIDE_WORDS;
 		p = fxt_write_switch_wide(c, state, prev, next, &bufno);
 		if (!p)
-			return;
+			return 0;
+		ts = p[1];
 		goto commit;
 	}
 	p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
 	if (!p)
-		return;
+		return 0;
 	p[0] = fxt_switch_header(words, c->cpu, state, out, in,
 				 fxt_prio(prev), fxt_prio(next));
 	p[1] = ts;
@@ -341,6 +344,7 @@ commit:
 	c->last_tid = next->pid;
 	c->last_tgid = next->tgid;
 	c->last_prio = fxt_prio(next);
+	return ts;
 }
 
 /**
@@ -397,8 +401,10 @@ void fxt_write_switch_to_idle(struct fxt_cpu *c)
  * @c: this CPU; preemption disabled
  * @p: the task woken
  * @queued: it was still on its run queue (the wakeup changes no state)
+ *
+ * Return: the record's timestamp, or 0 when it was not written.
  */
-void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued)
+u64 fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued)
 {
 	const unsigned int words = 6;
 	u64 waker, ts, *w;
@@ -423,7 +429,7 @@ void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued)
 	}
 	w = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
 	if (!w)
-		return;
+		return 0;
 	w[0] = fxt_wakeup_header(words, 2, c->cpu);
 	w[1] = ts;
 	w[2] = p->pid;
@@ -432,6 +438,7 @@ void fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued)
 	w[4] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_S_WAKER, 0);
 	w[5] = waker;
 	fxt_rolling_commit(c, words * 8, bufno);
+	return ts;
 }
 
 /**

@@ -297,14 +297,15 @@ static void fxt_trig_check_fire(struct fxt_cpu *c, u32 kind,
  * fxt_trig_wakeup() - a wakeup that makes @p runnable (armed kinds only)
  * @c: this CPU
  * @p: the task woken
+ * @ts: its record's timestamp (0: none written, read the clock)
  */
-void fxt_trig_wakeup(struct fxt_cpu *c, struct task_struct *p)
+void fxt_trig_wakeup(struct fxt_cpu *c, struct task_struct *p, u64 ts)
 {
 	struct fxt_trig_state *t = &fxt_session.trig;
 
 	if (t->wakeups && p->pid &&
 	    fxt_trig_wanted(t, FXT_TRIGGER_WAKEUP_LATENCY, p))
-		fxt_trig_note(c, t->wakeups, p->pid, fxt_trig_now());
+		fxt_trig_note(c, t->wakeups, p->pid, ts ? ts : fxt_trig_now());
 }
 
 /**
@@ -314,12 +315,17 @@ void fxt_trig_wakeup(struct fxt_cpu *c, struct task_struct *p)
  * @prev: the task switched out
  * @next: the task switched in
  * @prev_state: @prev's state (0: runnable)
+ * @ts: the switch record's timestamp (0: none written, read the clock)
+ *
+ * The records' own times, when there are records: no second clock read
+ * (the most expensive part of a probe in a TCG guest), and the latency
+ * is exactly what the archive's records show.
  */
 void fxt_trig_switch(struct fxt_cpu *c, bool preempt, struct task_struct *prev,
-		     struct task_struct *next, unsigned int prev_state)
+		     struct task_struct *next, unsigned int prev_state, u64 ts)
 {
 	struct fxt_trig_state *t = &fxt_session.trig;
-	u64 now = fxt_trig_now(), since;
+	u64 now = ts ? ts : fxt_trig_now(), since;
 
 	/* Blocked, not preempted; a task that exits never comes back. */
 	if (t->blocked && !preempt && prev_state &&
