@@ -192,6 +192,7 @@ if micro:
     L.append("| tracer | rounds | probes | ns/call (net) | min batch ns | x ftrace | x null | x bpf |")
     L.append("|---|---:|---:|---:|---:|---:|---:|---:|")
     for t in ["none", "null-sched", "fxt-sched", "fxt-circ", "fxt-armed",
+              "fxt-circ-block", "fxt-armed-block",
               "ftrace-sched", "trace-cmd", "bpf-sched", "perf-sched"]:
         d = mres.get(t)
         if not d:
@@ -223,10 +224,13 @@ if any(mres.get(p) for p, _ in PARTS):
     if mres.get("fxt-circ") or mres.get("fxt-armed"):
         L.append("\nfxt-circ and fxt-armed: fxt-collect -m circular -c sched,wakeup, "
                  "without and with latency triggers (--trigger wakeup-latency=10s "
-                 "--trigger off-cpu=100s, never firing), probebench called with "
-                 "prev_state=1: every call blocks and switches in the same thread, "
-                 "so the armed probe notes a block and takes the note (the most "
-                 "its switch probe does short of firing).")
+                 "--trigger off-cpu=100s, never firing); the armed probe looks up "
+                 "the incoming thread's notes (a preemption: nothing to note). "
+                 "-block: probebench called with prev_state=1, every call blocks "
+                 "and switches in the same thread, so the armed probe also notes "
+                 "the block and takes the note (an atomic exchange and a "
+                 "compare-and-exchange: the most its switch probe does short of "
+                 "firing).")
     rec = mres.get("part-record", {}).get("net")
     fx = mres.get("fxt-sched", {}).get("net")
     if rec is not None and fx is not None:
@@ -273,9 +277,10 @@ for ref, lim in [("ftrace-sched", 0.5), ("bpf-sched", 0.7), ("null-sched", 1.5)]
     r = mratio(ref)
     L.append(f"| fxt-sched probe cost <= {lim}x {ref} | probebench | {fmt(r, 2)}x | "
              f"{'-' if r is None else ('yes' if r <= lim else over(r, lim))} |")
-r = mratio("bpf-sched", "fxt-armed")
-L.append(f"| fxt-armed (triggers armed) probe cost < bpf-sched | probebench | {fmt(r, 2)}x | "
-         f"{'-' if r is None else ('yes' if r < 1 else over(r, 1))} |")
+for t in ("fxt-armed", "fxt-armed-block"):
+    r = mratio("bpf-sched", t)
+    L.append(f"| {t} (triggers armed) probe cost < bpf-sched | probebench | {fmt(r, 2)}x | "
+             f"{'-' if r is None else ('yes' if r < 1 else over(r, 1))} |")
 b = res.get(("messaging", "fxt-sched"), {}).get("b_sw")
 L.append(f"| <= 20 bytes per switch (fxt -c sched) | messaging | {fmt(b, 1)} | "
          f"{'-' if b is None else ('yes' if b <= 20 else over(b, 20))} |")
@@ -420,7 +425,8 @@ except (OSError, subprocess.CalledProcessError) as e:
 
 # Chart 2, the noise-free view: probe cost per sched_switch call (probebench).
 mdat = os.path.join(out, "probe.dat")
-probe_tr = [t for t in ["null-sched", "fxt-sched", "fxt-circ", "fxt-armed", "bpf-sched", "ftrace-sched",
+probe_tr = [t for t in ["null-sched", "fxt-sched", "fxt-circ", "fxt-armed",
+                        "fxt-circ-block", "fxt-armed-block", "bpf-sched", "ftrace-sched",
                         "trace-cmd", "perf-sched"] if mres.get(t)]
 if probe_tr:
     with open(mdat, "w") as f:

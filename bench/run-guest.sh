@@ -358,21 +358,23 @@ echo "tracer,round,median_ns,min_ns,probes,ok" >"$micro"
 now_ms phase_t
 if [[ " $phases " == *" micro "* ]]; then
 	for round in $(seq "$micro_rounds"); do
-		for t in $(printf '%s\n' none null-sched fxt-sched fxt-circ fxt-armed ftrace-sched trace-cmd bpf-sched perf-sched | shuf); do
+		for t in $(printf '%s\n' none null-sched fxt-sched fxt-circ fxt-armed \
+				fxt-circ-block fxt-armed-block ftrace-sched trace-cmd \
+				bpf-sched perf-sched | shuf); do
 			reset_vals
-			start_tracer "$t"
+			start_tracer "${t%-block}"
 			r="- - -"
-			# circular, armed or not: every call blocks and switches
-			# in the same thread (a note of the off-cpu trigger, taken)
+			# -block: every call blocks and switches in the same
+			# thread (armed: an off-cpu note, and its taking)
 			st=0
-			[[ $t == fxt-circ || $t == fxt-armed ]] && st=1
+			[[ $t == *-block ]] && st=1
 			if insmod /tmp/bench/mod/probebench.ko prev_state=$st; then
 				read -r r </sys/module/probebench/parameters/result
 				rmmod probebench
 			else
 				ok=0
 			fi
-			stop_tracer "$t"
+			stop_tracer "${t%-block}"
 			echo "$t,$round,${r// /,},$ok" >>"$micro"
 		done
 		# the pieces of fxt's write path, alone (no tracer)

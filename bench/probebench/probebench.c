@@ -70,25 +70,30 @@ static int pb_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static DEFINE_PER_CPU(unsigned long, pb_counter);
-
 struct pb_buf {
+	unsigned long counter;
 	local_t reserve, committed, written;
 	u64 data[512];
 };
 
-static DEFINE_PER_CPU(struct pb_buf, pb_buf);
+/*
+ * Allocated at load, from the dynamic per-CPU area: as a static per-CPU
+ * variable its 4 KiB come from the 8 KiB the kernel reserves for every
+ * module's, where the guest's other modules left no room after a few
+ * loads ("Could not allocate 4128 bytes percpu data").
+ */
+static struct pb_buf __percpu *pb_buf;
 
 /* One of the building blocks; interrupts are off */
 static noinline void pb_part(unsigned int what)
 {
-	struct pb_buf *pb = this_cpu_ptr(&pb_buf);
+	struct pb_buf *pb = this_cpu_ptr(pb_buf);
 	long old, off;
 	u64 ts, *p;
 
 	switch (what) {
 	case 1:
-		this_cpu_inc(pb_counter);
+		this_cpu_inc(pb_buf->counter);
 		break;
 	case 2:
 		ts = ktime_get_boot_fast_ns();
@@ -125,8 +130,12 @@ static int __init pb_init(void)
 	if (!pb_tp || !calls || !batches)
 		return -EINVAL;
 	t = kcalloc(batches, sizeof(*t), GFP_KERNEL);
-	if (!t)
+	pb_buf = alloc_percpu(struct pb_buf);
+	if (!t || !pb_buf) {
+		kfree(t);
+		free_percpu(pb_buf);
 		return -ENOMEM;
+	}
 	for (b = 0; b < batches; b++) {
 		u64 t0, t1;
 
@@ -161,6 +170,8 @@ static int __init pb_init(void)
 	snprintf(result, sizeof(result), "%llu %llu %u",
 		 div_u64(t[batches / 2], calls), div_u64(t[0], calls), nprobes);
 	kfree(t);
+	free_percpu(pb_buf);
+	pb_buf = NULL;
 	return 0;
 }
 

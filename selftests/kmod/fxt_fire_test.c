@@ -32,6 +32,11 @@
  *	kworker's own context, as a softirq is run there); it spins for
  *	MS ms by ktime_get_boot_fast_ns(), fxt's clock. The write returns
  *	once the tasklet has run (cpu then says where).
+ *   slow_irq_work = "CPU MS": a real hard interrupt that lasts MS ms on
+ *	CPU: a work item on CPU queues a hard irq_work there, which x86
+ *	raises with a self-IPI, the irq_work vector (irq_work_entry and
+ *	irq_work_exit, on PREEMPT_RT too for a hard one); it spins as the
+ *	slow tasklet does. The write returns once it has run.
  *   cpu (read): the CPU the last sequence (or slow tasklet) ran on.
  *   failed (read): how many registrations were made to fail.
  */
@@ -40,6 +45,7 @@
 #include <linux/cpumask.h>
 #include <linux/interrupt.h>
 #include <linux/irqflags.h>
+#include <linux/irq_work.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
@@ -241,6 +247,59 @@ static const struct kernel_param_ops fxtf_slow_ops = {
 };
 module_param_cb(slow_tasklet, &fxtf_slow_ops, NULL, 0200);
 MODULE_PARM_DESC(slow_tasklet, "\"CPU MS\": a tasklet of MS ms on CPU");
+
+/* slow_irq_work: the same, in the irq_work vector's hard interrupt. */
+static void fxtf_slow_irq_fn(struct irq_work *w)
+{
+	u64 end = ktime_get_boot_fast_ns() + fxtf_slow_ms * NSEC_PER_MSEC;
+
+	cpu = smp_processor_id();
+	while (ktime_get_boot_fast_ns() < end)
+		cpu_relax();
+	complete(&fxtf_slow_done);
+}
+
+static struct irq_work fxtf_slow_irq = IRQ_WORK_INIT_HARD(fxtf_slow_irq_fn);
+
+/* On the chosen CPU: queued there, raised by a self-IPI. */
+static void fxtf_slow_irq_work_fn(struct work_struct *work)
+{
+	irq_work_queue(&fxtf_slow_irq);
+}
+
+static DECLARE_WORK(fxtf_slow_irq_work, fxtf_slow_irq_work_fn);
+
+static int fxtf_slow_irq_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int on, ms;
+	int ret = 0;
+
+	if (sscanf(val, "%u %u", &on, &ms) != 2 || ms > 1000 ||
+	    on >= nr_cpu_ids)
+		return -EINVAL;
+	mutex_lock(&fxtf_lock);
+	cpus_read_lock();
+	if (!cpu_online(on)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	fxtf_slow_ms = ms;
+	reinit_completion(&fxtf_slow_done);
+	schedule_work_on(on, &fxtf_slow_irq_work);
+	wait_for_completion(&fxtf_slow_done);
+	flush_work(&fxtf_slow_irq_work);
+	irq_work_sync(&fxtf_slow_irq);
+out:
+	cpus_read_unlock();
+	mutex_unlock(&fxtf_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops fxtf_slow_irq_ops = {
+	.set = fxtf_slow_irq_set,
+};
+module_param_cb(slow_irq_work, &fxtf_slow_irq_ops, NULL, 0200);
+MODULE_PARM_DESC(slow_irq_work, "\"CPU MS\": a hard irq_work of MS ms on CPU");
 
 /* fail_hook: the tracepoint whose registration by fxt fails, and how. */
 static struct fxtf_tp fxtf_fail;

@@ -127,6 +127,13 @@ static void load_wakeup(struct records *a, const struct fxt_record *rec)
 
 int records_load(const char *path, struct records *a)
 {
+	return records_load_each(path, a, NULL, NULL);
+}
+
+int records_load_each(const char *path, struct records *a,
+		      void (*each)(const struct fxt_record *rec, void *ctx),
+		      void *ctx)
+{
 	size_t kcap = 0, scap = 0, ecap = 0, wcap = 0, tcap = 0;
 	struct fxt_reader *r;
 	struct fxt_record *rec;
@@ -151,6 +158,8 @@ int records_load(const char *path, struct records *a)
 			a->malformed++;
 			continue;
 		}
+		if (each)
+			each(rec, ctx);
 		if ((int)rec->provider > a->max_provider &&
 		    rec->provider != FXT_NAMES_PROVIDER_ID &&
 		    rec->type != FXT_REC_METADATA)

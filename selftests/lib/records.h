@@ -94,8 +94,17 @@ struct records {
 	char error[256];		/* "" when the whole archive was read */
 };
 
+struct fxt_record;
+
 /* Return 0 (problems in a->error), or -errno when the file cannot be opened. */
 int records_load(const char *path, struct records *a);
+/*
+ * records_load(), handing each well-formed record to each(rec, ctx) too,
+ * for what the arrays do not keep (all of an event's arguments, say).
+ */
+int records_load_each(const char *path, struct records *a,
+		      void (*each)(const struct fxt_record *rec, void *ctx),
+		      void *ctx);
 /* records_load(), saying in why which file could not be opened. */
 int records_read(const char *path, struct records *a, char *why,
 		 size_t why_size);
