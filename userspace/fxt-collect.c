@@ -13,7 +13,7 @@
  * per-CPU loss made visible in the archive, then the trailer that makes
  * each koid's newest name its last (lib/name_trailer.c). Documentation/usage.rst.
  * All that is lib/device.c; here are the options, signals, the command
- * (lib/command.c), the status line and the statistics.
+ * (lib/command.c), the status line and the statistics (lib/stats_table.c).
  *
  * With latency triggers (circular mode, lib/options.c parses them), the
  * run is a series of windows: the first firing after a START makes the
@@ -40,6 +40,7 @@
 #include "command.h"
 #include "device.h"
 #include "options.h"
+#include "stats_table.h"
 #include "libfxt.h"
 
 #define STATUS_INTERVAL_NS	1000000000ull
@@ -166,36 +167,6 @@ static void usage(FILE *f)
 "The CPUs present at the start are traced, online or not; a CPU added\n"
 "later is not, and a warning at the end says how many events it had.\n"
 "Exit status: 0 when the archives were written, 1 on any error.\n");
-}
-
-static void print_stats(struct collector *c, FILE *f)
-{
-	bool triggers = c->triggers.count > 0;
-	uint32_t cpu;
-
-	fprintf(f, "%4s %12s %10s %10s %10s %6s %12s ", "cpu", "records",
-		"dropped", "durable", "d.dropped", "wraps", "bytes");
-	if (triggers)
-		fprintf(f, "%8s ", "missed");
-	fprintf(f, "%s\n", "flags");
-	for (cpu = 0; cpu < c->dev.layout.nr_cpus; cpu++) {
-		struct fxt_cpu_stats st;
-
-		if (!fxt_device_cpu_possible(&c->dev, cpu))
-			continue;
-		check(c, fxt_device_cpu_stats(&c->dev, cpu, &st));
-		fprintf(f, "%4u %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-			" %6" PRIu64 " %12" PRIu64 " ", cpu,
-			(uint64_t)st.records_written, (uint64_t)st.records_dropped,
-			(uint64_t)st.durable_records, (uint64_t)st.durable_dropped,
-			(uint64_t)st.wrapped_count,
-			(uint64_t)(st.durable_bytes + st.rolling_bytes));
-		if (triggers)
-			fprintf(f, "%8" PRIu64 " ", (uint64_t)st.trigger_missed);
-		fprintf(f, "%s%s\n",
-			st.flags & FXT_CPU_DURABLE_FULL ? "durable-full " : "",
-			st.flags & FXT_CPU_ROLLING_FULL ? "rolling-full" : "");
-	}
 }
 
 static void status_line(struct collector *c, uint64_t *last_ns,
@@ -618,7 +589,7 @@ static void report(struct collector *c, uint64_t archive_bytes, int renamed)
 
 	fxt_device_totals(&c->dev, &t);
 	if (!c->quiet) {
-		print_stats(c, stderr);
+		check(c, fxt_stats_table(&c->dev, c->triggers.count > 0, stderr));
 		fprintf(stderr, "fxt-collect: %s: %" PRIu64 " bytes, %" PRIu64
 			" records (%" PRIu64 " events, %" PRIu64 " durable), %" PRIu64
 			" dropped, %" PRIu64 " buffers saved\n",
