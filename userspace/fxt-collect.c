@@ -41,6 +41,7 @@
 #include "device.h"
 #include "options.h"
 #include "stats_table.h"
+#include "trigger_note.h"
 #include "libfxt.h"
 
 #define STATUS_INTERVAL_NS	1000000000ull
@@ -391,54 +392,18 @@ static void start(struct collector *c)
 		warnx_("could not release the command: %s", strerror(-ret));
 }
 
-/* " (name)" of a thread still alive, from /proc; "" otherwise. */
-static void thread_comm(uint32_t tid, char *buf, size_t size)
-{
-	char path[48], comm[32] = "";
-	FILE *f;
-
-	buf[0] = 0;
-	snprintf(path, sizeof(path), "/proc/%u/comm", tid);
-	f = tid ? fopen(path, "re") : NULL;
-	if (!f)
-		return;
-	if (fgets(comm, sizeof(comm), f) && comm[0] != '\n') {
-		comm[strcspn(comm, "\n")] = 0;
-		snprintf(buf, size, " (%s)", comm);
-	}
-	fclose(f);
-}
-
 /* The TRIGGERED packet, in words: which trigger, where, what it measured. */
 static void announce_trigger(struct collector *c)
 {
 	const struct fxt_device_trigger *t = &c->dev.triggered;
 	bool known = t->index < c->triggers.count;
 	uint32_t kind = known ? c->triggers.trigger[t->index].kind : 0;
-	char what[128], comm[40];
+	char what[128];
 
 	if (c->announced)
 		return;
 	c->announced = true;
-	thread_comm(t->tid, comm, sizeof(comm));
-	switch (kind) {
-	case FXT_TRIGGER_WAKEUP_LATENCY:
-		snprintf(what, sizeof(what), "tid %u%s waited %.3f ms from its wakeup to running",
-			 t->tid, comm, (double)t->latency_ns / 1e6);
-		break;
-	case FXT_TRIGGER_OFF_CPU:
-		snprintf(what, sizeof(what), "tid %u%s was off CPU for %.3f ms",
-			 t->tid, comm, (double)t->latency_ns / 1e6);
-		break;
-	case FXT_TRIGGER_IRQ_DURATION:
-		snprintf(what, sizeof(what), "an interrupt ran for %.3f ms",
-			 (double)t->latency_ns / 1e6);
-		break;
-	default:
-		snprintf(what, sizeof(what), "tid %u%s, latency %.3f ms", t->tid, comm,
-			 (double)t->latency_ns / 1e6);
-		break;
-	}
+	fxt_trigger_note(t, kind, what, sizeof(what));
 	fprintf(stderr, "fxt-collect: trigger %u %s fired on CPU %u: %s; saving %.3f ms after it\n",
 		t->index, known ? c->trigger_spec[t->index] : "(unknown)", t->cpu, what,
 		(double)c->triggers.post_ns / 1e6);
