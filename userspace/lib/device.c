@@ -82,7 +82,7 @@ uint64_t fxt_monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int fail(struct fxt_device *d, int err, const char *fmt, ...)
+int fxt_device_fail(struct fxt_device *d, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -92,7 +92,7 @@ static int fail(struct fxt_device *d, int err, const char *fmt, ...)
 	return err;
 }
 
-static void warn(struct fxt_device *d, const char *fmt, ...)
+void fxt_device_warn(struct fxt_device *d, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -102,6 +102,10 @@ static void warn(struct fxt_device *d, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 }
+
+/* Their short names in this file. */
+#define fail fxt_device_fail
+#define warn fxt_device_warn
 
 static int check_write(struct fxt_device *d, int ret)
 {

@@ -110,4 +110,13 @@ int fxt_device_write_trailer(struct fxt_device *d);
 /* All of it at once into a new file at path, after a stop. */
 int fxt_device_save_file(struct fxt_device *d, const char *path);
 
+/*
+ * For the layers over a device (lib/session.c): a failure's message into
+ * d->err, returning err; a warning on stderr as "PROG: warning: ...".
+ */
+int fxt_device_fail(struct fxt_device *d, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void fxt_device_warn(struct fxt_device *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 #endif /* LIBFXT_DEVICE_H */
