@@ -459,6 +459,114 @@ TEST(cpus_not_present_have_no_region)
 	EXPECT_EQ(idle, kfile_module_mem_bytes());
 }
 
+/*
+ * Ask the host for one more CPU (scripts/vm/run --maxcpus: it plugs a vCPU
+ * in through qemu's QMP socket) and wait for it to be present.  Returns
+ * its number, or -1 with why set.
+ */
+static int hot_add_cpu(char *why, size_t len)
+{
+	static bool before[1024], after[1024];
+	char done[256] = "";
+	int fd;
+
+	cpulist("/sys/devices/system/cpu/present", before);
+	fd = open("/run/fxt-vm/hotadd-request", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(why, len, "hotadd-request: %s", strerror(errno));
+		return -1;
+	}
+	close(fd);
+	for (int i = 0; i < 300 && kfile_read("/run/fxt-vm/hotadd-done", done, sizeof(done)); i++)
+		usleep(100000);
+	if (strncmp(done, "ok", 2)) {
+		snprintf(why, len, "the host could not add a CPU: %.200s", done[0] ? done : "no answer in 30 s");
+		return -1;
+	}
+	for (int i = 0; i < 100; i++) {
+		cpulist("/sys/devices/system/cpu/present", after);
+		for (int c = 0; c < 1024; c++)
+			if (after[c] && !before[c])
+				return c;
+		usleep(100000);
+	}
+	snprintf(why, len, "the host added a CPU (%.100s) but the kernel shows none", done);
+	return -1;
+}
+
+/*
+ * A CPU hot-added during a session (not present at INITIALIZE) has no
+ * buffers: it is not traced, and what its probes would have written is
+ * counted, not lost silently (GET_STATS: FXT_CPU_NOT_TRACED, with the count
+ * as records_dropped; buffers.rst).  The module's memory does not grow for
+ * it.  The next INITIALIZE gives it buffers, and it is traced.  Last in the
+ * file: the CPU stays.
+ */
+TEST(cpu_hot_added_during_session_is_counted)
+{
+	struct fxt_start_options o = { .disposition = FXT_START_CLEAR_ENTIRE };
+	struct fxt_stop_options so = { 0 };
+	struct fxt_cpu_stats st = { 0 };
+	long idle, held, held_after;
+	static bool possible[1024], present[1024];
+	char why[320];
+	int fd, cpu, room = 0;
+
+	if (access("/run/fxt-vm/hotadd", F_OK))
+		SKIP(return, "the host adds no CPU (scripts/vm/run --maxcpus above --smp)");
+	cpulist("/sys/devices/system/cpu/possible", possible);
+	cpulist("/sys/devices/system/cpu/present", present);
+	for (int c = 0; c < 1024; c++)
+		room += possible[c] && !present[c];
+	if (!room)
+		SKIP(return, "every possible CPU is present: the kernel cannot take one more");
+	idle = kfile_module_mem_bytes();
+	fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	held = init_1m(fd, idle);
+	ASSERT_LE(0, held) TH_LOG("INITIALIZE: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, FXT_IOC_START, &o));
+	cpu = hot_add_cpu(why, sizeof(why));
+	ASSERT_LE(0, cpu) TH_LOG("%s", why);
+	TH_LOG("CPU %d hot-added during the session", cpu);
+	if (!is_online(cpu))
+		ASSERT_EQ(0, cpu_set_online(cpu, 1));
+	ASSERT_EQ(0, cpu_pin(0, cpu));
+	for (int i = 0; i < 20; i++)
+		usleep(1000);
+	cpu_pin(0, 0);
+	held_after = kfile_module_mem_bytes() - idle;
+	EXPECT_EQ(0, ioctl(fd, FXT_IOC_STOP, &so));
+	st.cpu = cpu;
+	ASSERT_EQ(0, ioctl(fd, FXT_IOC_GET_STATS, &st));
+	EXPECT_TRUE(st.flags & FXT_CPU_NOT_TRACED) TH_LOG("flags %#x", st.flags);
+	EXPECT_LT(20, st.records_dropped) TH_LOG("its lost records were not counted");
+	EXPECT_EQ(0, st.records_written);
+	EXPECT_EQ(held, held_after) TH_LOG("memory changed during the session");
+	close(fd);
+	EXPECT_EQ(idle, kfile_module_mem_bytes());
+
+	/* A new session: the CPU is present now, so it has buffers. */
+	fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	held_after = init_1m(fd, idle);
+	ASSERT_LE(0, held_after);
+	EXPECT_LE(held + (1 << 20), held_after) TH_LOG("no buffers for CPU %d", cpu);
+	ASSERT_EQ(0, ioctl(fd, FXT_IOC_START, &o));
+	ASSERT_EQ(0, cpu_pin(0, cpu));
+	for (int i = 0; i < 20; i++)
+		usleep(1000);
+	cpu_pin(0, 0);
+	EXPECT_EQ(0, ioctl(fd, FXT_IOC_STOP, &so));
+	memset(&st, 0, sizeof(st));
+	st.cpu = cpu;
+	ASSERT_EQ(0, ioctl(fd, FXT_IOC_GET_STATS, &st));
+	EXPECT_FALSE(st.flags & FXT_CPU_NOT_TRACED);
+	EXPECT_LT(20, st.records_written) TH_LOG("CPU %d not traced", cpu);
+	close(fd);
+	EXPECT_EQ(idle, kfile_module_mem_bytes());
+}
+
 int main(int argc, char **argv)
 {
 	struct pingpong_config cfg = { .name = "hotplug", .pin = PINGPONG_PIN_NONE };
