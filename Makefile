@@ -10,7 +10,8 @@ KVER ?= $(shell scripts/kver 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 export KVER KDIR
 
-.PHONY: all module userspace selftests check unit-test vmtest demo bench \
+.PHONY: all module userspace selftests check check-debug unit-test vmtest \
+	demo bench \
 	fuzz checkpatch sparse install module-install dkms-install \
 	package-test \
 	clean deps
@@ -43,12 +44,14 @@ unit-test:
 # and Perfetto's trace processor (when at hand) must show in each what fxt's
 # readers say it holds (scripts/perfetto-check).
 ARCHIVES = $(CURDIR)/build/archives/$(KVER)
+VM_TIMEOUT ?= 1800
+VM_TIMEOUT4 ?= 600
 vmtest: module selftests
 	rm -rf $(ARCHIVES) $(ARCHIVES)-smp4
 	FXT_SELFTEST_KEEP=$(ARCHIVES) \
-		scripts/vm/run --kver $(KVER) --mem 3072 --timeout 1800 -- selftests/run-all
+		scripts/vm/run --kver $(KVER) --mem 3072 --timeout $(VM_TIMEOUT) -- selftests/run-all
 	FXT_SELFTEST_KEEP=$(ARCHIVES)-smp4 FXT_VM_APPEND=possible_cpus=300 \
-		scripts/vm/run --kver $(KVER) --smp 4 --maxcpus 8 --timeout 600 -- \
+		scripts/vm/run --kver $(KVER) --smp 4 --maxcpus 8 --timeout $(VM_TIMEOUT4) -- \
 		selftests/run-all fxt_smoke fxt_hotplug
 	scripts/perfetto-check $(ARCHIVES)/*.fxt $(ARCHIVES)-smp4/*.fxt
 
@@ -60,6 +63,11 @@ check: deps
 	$(MAKE) unit-test
 	$(MAKE) package-test
 	scripts/vm/matrix $(KVERS)
+
+# The same suite on a KASAN + lockdep build of Debian's 6.1 source, built
+# once into build/kdebug (scripts/check-debug): too long for check's budget.
+check-debug: all
+	scripts/check-debug
 
 demo: deps
 	$(MAKE) all
