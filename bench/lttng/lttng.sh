@@ -23,7 +23,8 @@
 # The collector: lttng-sessiond and the kernel lttng-consumerd it spawns
 # (which splices the per-CPU ring buffers to files). They live across runs,
 # so lt_cpu_user/_sys are the growth of their utime/stime over one run,
-# and lt_rss_kb the consumer's VmRSS at the stop.
+# and lt_rss_kb the sum of their VmRSS at the stop (not a peak: they are
+# not our children, getrusage() cannot see them).
 
 LTTNG_OUT=/tmp/lttng-out
 LTTNG_SESSION=fxtbench
@@ -68,9 +69,10 @@ lttng_setup() {
 	_lt_dir=${1:?lttng_setup MODDIR}
 	declare -gA _lt_ko=()
 	while IFS= read -r f; do
+		[ -n "$f" ] || continue
 		n=${f##*/}
 		_lt_ko[${n%.ko}]=$f
-	done < <(find "$_lt_dir" -name '*.ko')
+	done <<<"$(find "$_lt_dir" -name '*.ko')"
 	[ ${#_lt_ko[@]} -gt 0 ] || { lt_err "no modules in $_lt_dir (run bench/lttng/build.sh)"; return 1; }
 	# the tracer, its ring buffer clients and counters (every module that
 	# is not a probe: lttng-sessiond asks for most of them), then the probes
@@ -127,7 +129,7 @@ lttng_start() {
 	lttng -q enable-event -k -c chan "${evs// /,}" >/dev/null || return 1
 	# the kernel consumer starts with the first kernel channel
 	_lt_pids="$_lt_sessiond $(_lt_pid lttng-consumerd)"
-	read -r _lt_u0 _lt_s0 < <(_lt_ticks $_lt_pids)
+	read -r _lt_u0 _lt_s0 <<<"$(_lt_ticks $_lt_pids)"
 	lttng -q start >/dev/null
 }
 
@@ -140,12 +142,12 @@ lttng_stop() {
 	while IFS= read -r l; do
 		[[ $l =~ ([0-9]+)\ events?\ (were|was)\ discarded ]] && lt_lost=${BASH_REMATCH[1]}
 	done </tmp/lttng-stop.out
-	read -r u k < <(_lt_ticks $_lt_pids)
+	read -r u k <<<"$(_lt_ticks $_lt_pids)"
 	lt_cpu_user=$(_lt_secs $((u - _lt_u0)))
 	lt_cpu_sys=$(_lt_secs $((k - _lt_s0)))
-	for s in $(_lt_pid lttng-consumerd); do
+	for s in $_lt_pids; do
 		while IFS= read -r l; do
-			[[ $l =~ ^VmRSS:\ *([0-9]+) ]] && lt_rss_kb=$((${lt_rss_kb:-0} + BASH_REMATCH[1]))
+			[[ $l =~ ^VmRSS:[[:space:]]*([0-9]+) ]] && lt_rss_kb=$((${lt_rss_kb:-0} + BASH_REMATCH[1]))
 		done <"/proc/$s/status"
 	done
 	lttng -q destroy "$LTTNG_SESSION" >/dev/null || r=1
@@ -153,11 +155,11 @@ lttng_stop() {
 	lt_bytes=0
 	while IFS= read -r s; do
 		lt_bytes=$((lt_bytes + s))
-	done < <(find "$LTTNG_OUT" -type f -printf '%s\n')
-	# "N events" from babeltrace2's counter sink
+	done <<<"$(find "$LTTNG_OUT" -type f -printf '%s\n')"
+	# "N Event messages" from babeltrace2's counter sink
 	while IFS= read -r l; do
-		[[ $l =~ ^\ *([0-9]+)\ events?$ ]] && lt_events=${BASH_REMATCH[1]}
-	done < <(babeltrace2 "$LTTNG_OUT" -c sink.utils.counter 2>/dev/null)
+		[[ $l =~ ^[[:space:]]*([0-9]+)\ Event\ messages ]] && lt_events=${BASH_REMATCH[1]}
+	done <<<"$(babeltrace2 "$LTTNG_OUT" -c sink.utils.counter 2>/dev/null)"
 	[ -n "$lt_events" ] || r=1
 	rm -rf "$LTTNG_OUT"
 	return $r

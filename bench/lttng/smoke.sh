@@ -27,7 +27,15 @@ pp=build/bench/bin/pingpong
 
 lttng_setup "build/lttng/$(uname -r)"
 echo "lttng/smoke: modules loaded:" $(lsmod | awk '/^lttng/ {print $1}' | sort)
-lttng list -k | grep -c 'event type' | sed 's/^/lttng\/smoke: kernel events available: /'
+lttng list -k >/tmp/lttng-list.txt
+echo "lttng/smoke: kernel events available: $(grep -c '(type: tracepoint)' /tmp/lttng-list.txt || true)"
+# the events of scope all that this kernel and these probes do not have
+# (enable-event accepts unknown names: they just never match)
+missing=
+for e in $LTTNG_ALL; do
+	grep -q "^ *$e (" /tmp/lttng-list.txt || missing="$missing $e"
+done
+echo "lttng/smoke: events of scope all not in this kernel:${missing:- none}"
 rc=0
 for scope in "$@"; do
 	lttng_start "$scope"
@@ -38,7 +46,7 @@ for scope in "$@"; do
 		rc=1
 		continue
 	fi
-	echo "lttng/smoke: $scope: events=$lt_events lost=$lt_lost bytes=$lt_bytes collector_cpu_user_s=$lt_cpu_user collector_cpu_sys_s=$lt_cpu_sys consumerd_rss_kb=$lt_rss_kb"
+	echo "lttng/smoke: $scope: events=$lt_events lost=$lt_lost bytes=$lt_bytes collector_cpu_user_s=$lt_cpu_user collector_cpu_sys_s=$lt_cpu_sys daemons_rss_kb=$lt_rss_kb"
 	if [ "${lt_events:-0}" -eq 0 ] || { [ "$scope" = sched ] && [ "$lt_events" -lt 4000 ]; }; then
 		echo "lttng/smoke: $scope: too few events" >&2
 		rc=1
