@@ -39,8 +39,9 @@ LTTNG_SCHED="sched_switch"
 # the names (fork, exec). LTTng has no probe for task_rename: it records
 # prev_comm/next_comm in every sched_switch instead.
 LTTNG_ALL="sched_switch sched_waking sched_wakeup_new sched_process_fork sched_process_exec irq_handler_entry irq_handler_exit irq_softirq_entry irq_softirq_exit"
+# (LTTng names the kernel's x86_platform_ipi vector x86_irq_vectors_ipi)
 for _v in local_timer reschedule call_function call_function_single irq_work \
-	  x86_platform_ipi spurious_apic error_apic thermal_apic threshold_apic \
+	  ipi spurious_apic error_apic thermal_apic threshold_apic \
 	  deferred_error_apic; do
 	LTTNG_ALL="$LTTNG_ALL x86_irq_vectors_${_v}_entry x86_irq_vectors_${_v}_exit"
 done
