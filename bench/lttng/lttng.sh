@@ -127,7 +127,11 @@ lttng_start() {
 	lttng -q create "$LTTNG_SESSION" --output="$LTTNG_OUT" >/dev/null &&
 	lttng -q enable-channel -k --subbuf-size=$LTTNG_SUBBUF \
 		--num-subbuf=$LTTNG_NSUBBUF chan >/dev/null &&
-	lttng -q enable-event -k -c chan "${evs// /,}" >/dev/null || return 1
+	lttng -q enable-event -k -c chan "${evs// /,}" >/dev/null || {
+		# a half-made session would make every later create fail
+		lttng -q destroy "$LTTNG_SESSION" >/dev/null 2>&1
+		return 1
+	}
 	# the kernel consumer starts with the first kernel channel
 	_lt_pids="$_lt_sessiond $(_lt_pid lttng-consumerd)"
 	read -r _lt_u0 _lt_s0 <<<"$(_lt_ticks $_lt_pids)"
