@@ -35,11 +35,10 @@ die() { echo "lttng/build: $*" >&2; exit 1; }
 mkdir -p "$out"
 deb=$(ls "$out"/${pkg}_${ver}-*_all.deb 2>/dev/null | tail -1 || true)
 if [ -z "$deb" ]; then
-	# apt's sandbox user cannot write the checkout: download as root is
-	# fine here (it warns), the file is still checked by apt
-	(cd "$out" && apt-get download "$pkg=$ver-*" 2>&1 | grep -v '^W: Download is performed unsandboxed') ||
-		(cd "$out" && apt-get download "$pkg") ||
-		die "apt-get download $pkg failed (apt-get update first?)"
+	# (as root, apt warns that it downloads unsandboxed: its _apt user
+	# cannot write the checkout; the package is checked all the same)
+	(cd "$out" && apt-get download -q "$pkg=$ver-*" >&2) ||
+		die "apt-get download $pkg=$ver-* failed (apt-get update first? Debian serves another version?)"
 	deb=$(ls "$out"/${pkg}_${ver}-*_all.deb 2>/dev/null | tail -1 || true)
 	[ -n "$deb" ] || die "no ${pkg}_${ver} package in $out (Debian serves another version?)"
 fi
@@ -48,19 +47,21 @@ if [ ! -d "$out/pkg/usr/src/lttng-modules-$ver" ]; then
 	dpkg-deb -x "$deb" "$out/pkg" || die "dpkg-deb -x $deb failed"
 fi
 
+# the tree is made anew when the patches change
+sum=$(cat "$here"/*.patch | sha256sum)
 rc=0
 for kver in "$@"; do
 	kdir=/lib/modules/$kver/build
 	[ -d "$kdir" ] || { echo "lttng/build: $kver: no $kdir (linux-headers-$kver)" >&2; rc=1; continue; }
 	src=$out/$kver
-	if [ ! -f "$src/.fxt-patched" ]; then
+	if [ "$(cat "$src/.fxt-patched" 2>/dev/null)" != "$sum" ]; then
 		rm -rf "$src"
 		cp -a "$out/pkg/usr/src/lttng-modules-$ver" "$src"
 		for p in "$here"/*.patch; do
 			patch -d "$src" -p1 --forward --quiet <"$p" ||
 				die "$kver: $(basename "$p") does not apply to lttng-modules $ver"
 		done
-		touch "$src/.fxt-patched"
+		echo "$sum" >"$src/.fxt-patched"
 	fi
 	echo "lttng/build: building lttng-modules $ver for $kver in ${src#"$root"/} (log: ${src#"$root"/}.log)" >&2
 	# CONFIG_LTTNG=m as in the package's dkms.conf
