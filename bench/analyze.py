@@ -454,7 +454,7 @@ set ylabel "ns per call (loop subtracted)"
 set style data histograms
 set style fill solid 0.8 border -1
 set boxwidth 0.7
-set xtics nomirror
+set xtics nomirror rotate by -30
 set grid ytics
 set key off
 set yrange [0:*]
