@@ -23,8 +23,8 @@ info = sys.argv[2] if len(sys.argv) > 2 else ""
 rows = list(csv.DictReader(open(os.path.join(out, "raw.csv"))))
 
 TRACERS = ["none", "null-sched", "fxt-sched", "ftrace-sched", "trace-cmd",
-           "bpf-sched", "perf-sched", "null-all", "fxt-all", "ftrace-all",
-           "bpf-all"]
+           "bpf-sched", "perf-sched", "lttng-sched", "null-all", "fxt-all",
+           "ftrace-all", "bpf-all", "lttng-all"]
 SCOPE = {t: ("all" if t.endswith("-all") else "sched") for t in TRACERS}
 WORKLOADS = ["pingpong", "messaging", "fork", "timer"]
 WL_DESC = {
@@ -133,8 +133,8 @@ L.append("Overhead per event = median over repetitions of (workload time with "
          "the empty probe counts in that workload (sched_switch for *-sched "
          "rows, every event tracepoint of fxt's categories for *-all rows: "
          "switch, wakeups, irq, softirq, x86 interrupt vectors); IQR in brackets. "
-         "x ftrace / x null: that ratio against ftrace / the empty probe of the "
-         "same scope. B/sw: output bytes per context switch; B/ev: output bytes "
+         "x ftrace / x null / x bpf / x lttng: that ratio against ftrace / the "
+         "empty probe / BPF / LTTng of the same scope. B/sw: output bytes per context switch; B/ev: output bytes "
          "per event the tracer counted. cpu: collector CPU seconds per run; rss: "
          "collector peak RSS. perf-sched runs in fewer repetitions than the "
          "others (its start-up costs ~8 s per run in TCG): see its runs column.\n")
@@ -150,8 +150,8 @@ for w in WORKLOADS:
              f"vector entries/exits); {fmt(nam)} fork/exec/rename (hooked by "
              f"fxt and the empty probe in both scopes, not counted as events).\n")
     L.append("| tracer | runs | time ms median [min-max] | overhead | ns/event [IQR] "
-             "| x ftrace | x null | x bpf | events | lost | B/sw | B/ev | cpu s | rss MB |")
-    L.append("|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+             "| x ftrace | x null | x bpf | x lttng | events | lost | B/sw | B/ev | cpu s | rss MB |")
+    L.append("|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for t in TRACERS:
         d = res.get((w, t))
         if not d:
@@ -159,12 +159,13 @@ for w in WORKLOADS:
         sc = SCOPE[t]
         ns = (f"{d['ns_ev']:.0f} [{d['ns_q1']:.0f}..{d['ns_q3']:.0f}]"
               if d.get("ns_ev") is not None else "-")
-        L.append("| {} | {} | {} [{}-{}] | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+        L.append("| {} | {} | {} [{}-{}] | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             t, d["n"], fmt(d["med"] / 1e6, 1), fmt(d["min"] / 1e6, 1),
             fmt(d["max"] / 1e6, 1),
             (fmt(d["ovh_pct"], 1) + "%") if d.get("ovh_pct") is not None and t != "none" else "-",
             ns, fmt(ratio(w, t, "ftrace-" + sc), 2),
             fmt(ratio(w, t, "null-" + sc), 2), fmt(ratio(w, t, "bpf-" + sc), 2),
+            fmt(ratio(w, t, "lttng-" + sc), 2),
             fmt(d["events"]), fmt(d["lost"]), fmt(d.get("b_sw"), 1),
             fmt(d.get("b_ev"), 1), fmt(d["cpu"], 2),
             fmt(d["rss"] / 1024 if d["rss"] else None, 1)))
@@ -189,11 +190,12 @@ if micro:
              "(interrupts off, prev = next = current), 100 batches of 200 calls, "
              "while the tracer records; ns per call: median over rounds of the "
              "median batch, minus the loop alone (tracer none).\n")
-    L.append("| tracer | rounds | probes | ns/call (net) | min batch ns | x ftrace | x null | x bpf |")
-    L.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    L.append("| tracer | rounds | probes | ns/call (net) | min batch ns | x ftrace | x null | x bpf | x lttng |")
+    L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for t in ["none", "null-sched", "fxt-sched", "fxt-circ", "fxt-armed",
               "fxt-circ-block", "fxt-armed-block",
-              "ftrace-sched", "trace-cmd", "bpf-sched", "perf-sched"]:
+              "ftrace-sched", "trace-cmd", "bpf-sched", "perf-sched",
+              "lttng-sched"]:
         d = mres.get(t)
         if not d:
             continue
@@ -202,7 +204,7 @@ if micro:
             return fmt(d["net"] / b, 2) if b and b > 0 and t != "none" else "-"
         L.append(f"| {t} | {d['n']} | {fmt(d['probes'])} | {fmt(d['net'])} | "
                  f"{fmt(d['min'])} | {mr('ftrace-sched')} | {mr('null-sched')} | "
-                 f"{mr('bpf-sched')} |")
+                 f"{mr('bpf-sched')} | {mr('lttng-sched')} |")
 
 
 PARTS = [("part-inc", "this_cpu_inc() of a counter (what the empty probe does)"),
@@ -328,8 +330,20 @@ L.append(f"| no loss in any fxt run above | all | {lost_fxt:.0f} dropped | "
 if failed:
     L.append(f"\n{len(failed)} run(s) failed and are left out: " +
              ", ".join(f"{r['workload']}/{r['tracer']}/rep{r['rep']}" for r in failed))
-L.append("\nLTTng: unavailable (Debian's lttng-modules-dkms 2.13.9 does not build "
-         "against Debian's 6.1 kernels).")
+lpath = os.path.join(out, "lttng.txt")
+lst = open(lpath).read().strip() if os.path.exists(lpath) else "not run"
+if lst.startswith("ok: "):
+    L.append("\nLTTng: " + lst[4:] + "; lttng-sched records the kernel event "
+             "sched_switch, lttng-all the events of fxt's categories (sched_switch, "
+             "sched_waking, sched_wakeup_new, sched_process_fork/exec, "
+             "irq_handler_*, irq_softirq_*, x86_irq_vectors_*; LTTng has no "
+             "task_rename event: its sched_switch carries the names), 8 sub-buffers "
+             "of 1 MiB per CPU, discard mode. events: babeltrace2's count; B/ev: "
+             "trace directory bytes (streams, indexes, metadata) per event; cpu, "
+             "rss: lttng-sessiond + lttng-consumerd (CPU time over the run, VmRSS "
+             "at the stop; the daemons outlive the runs).")
+else:
+    L.append("\nLTTng: " + lst + ".")
 
 if keep:
     L.append("\n## Streaming keep-up run\n")
@@ -427,7 +441,7 @@ except (OSError, subprocess.CalledProcessError) as e:
 mdat = os.path.join(out, "probe.dat")
 probe_tr = [t for t in ["null-sched", "fxt-sched", "fxt-circ", "fxt-armed",
                         "fxt-circ-block", "fxt-armed-block", "bpf-sched", "ftrace-sched",
-                        "trace-cmd", "perf-sched"] if mres.get(t)]
+                        "trace-cmd", "perf-sched", "lttng-sched"] if mres.get(t)]
 if probe_tr:
     with open(mdat, "w") as f:
         for t in probe_tr:
@@ -440,7 +454,7 @@ set ylabel "ns per call (loop subtracted)"
 set style data histograms
 set style fill solid 0.8 border -1
 set boxwidth 0.7
-set xtics nomirror
+set xtics nomirror rotate by -30
 set grid ytics
 set key off
 set yrange [0:*]

@@ -42,7 +42,7 @@ micro_rounds=${BENCH_MICRO_ROUNDS:-5}
 phases=${BENCH_PHASES:-runs micro keepup}
 keepup_n=${BENCH_KEEPUP:-150000}
 workloads=${BENCH_WORKLOADS:-pingpong messaging fork timer}
-tracers=${BENCH_TRACERS:-none null-sched null-all fxt-sched fxt-all ftrace-sched ftrace-all trace-cmd bpf-sched bpf-all perf-sched}
+tracers=${BENCH_TRACERS:-none null-sched null-all fxt-sched fxt-all ftrace-sched ftrace-all trace-cmd bpf-sched bpf-all perf-sched lttng-sched lttng-all}
 FTRACE_KB=8192			# per CPU, like fxt-collect's default -b 8M
 
 raw=$out/raw.csv
@@ -65,6 +65,37 @@ cp $B/nop /tmp/nop
 insmod /tmp/bench/mod/fxt.ko || { say "cannot load fxt.ko"; exit 1; }
 # perf bench sched messaging must work here; fail early if not
 perf bench sched messaging -g 1 -l 1 >/dev/null 2>&1 || say "perf bench sched messaging does not run"
+
+# LTTng (bench/lttng/): the modules bench/lttng/build.sh built for this
+# kernel, loaded once, and one lttng-sessiond for the whole run. When that
+# fails, the lttng-* configurations are dropped and OUTDIR/lttng.txt says
+# why (analyze.py prints it).
+micro_lttng=lttng-sched
+lttng_ok=0
+lttng_off() {
+	say "LTTng unavailable: $*"
+	echo "unavailable: $*" >"$out/lttng.txt"
+	tracers=$(printf '%s\n' $tracers | grep -v '^lttng-' | tr '\n' ' ')
+	micro_lttng=
+}
+if [[ " $tracers $phases " == *" lttng-"* || " $phases " == *" micro "* ]]; then
+	lmods=build/lttng/$(uname -r)
+	if ! command -v lttng-sessiond >/dev/null; then
+		lttng_off "lttng-tools is not installed (scripts/install-deps)"
+	elif [ ! -e $lmods/.fxt-built ]; then
+		lttng_off "no modules built for $(uname -r) in $lmods (bench/lttng/build.sh $(uname -r))"
+	else
+		mkdir -p /tmp/bench/lttng
+		find $lmods/src -name '*.ko' -exec cp -t /tmp/bench/lttng {} +
+		. bench/lttng/lttng.sh
+		if lttng_setup /tmp/bench/lttng 2>>"$log"; then
+			lttng_ok=1
+			echo "ok: lttng-modules 2.13.9 (bench/lttng/build.sh), $(lttng --version | head -1)" >"$out/lttng.txt"
+		else
+			lttng_off "loading the modules or starting lttng-sessiond failed (see guest.log)"
+		fi
+	fi
+fi
 
 # nap SECONDS: sleep without a fork (read -t on a fifo nobody writes)
 mkfifo /tmp/nap.fifo
@@ -220,6 +251,9 @@ start_tracer() {
 		$B/rusage /tmp/ru -- $B/rbtrace -o /tmp/rb.bin $a 2>/tmp/tr.err &
 		pid=$!
 		wait_for /tmp/tr.err "tracing started" || ok=0 ;;
+	lttng-sched|lttng-all)
+		: >/tmp/tr.err
+		lttng_start ${1#lttng-} 2>/tmp/tr.err || ok=0 ;;
 	perf-sched)
 		: >/tmp/tr.err
 		exec 8<>/tmp/pctl 9<>/tmp/pack
@@ -300,6 +334,11 @@ stop_tracer() {
 			[[ $l =~ lost\ ([0-9]+)\ chunks ]] && [ -z "$lost" ] && lost=${BASH_REMATCH[1]}
 		done </tmp/tr.err
 		file_size /tmp/perf.data ;;
+	lttng-sched|lttng-all)
+		lttng_stop 2>>/tmp/tr.err || ok=0
+		events=$lt_events lost=$lt_lost obytes=$lt_bytes
+		cu=$lt_cpu_user cs=$lt_cpu_sys rss=$lt_rss_kb
+		[ "$1" = lttng-sched ] && switches=$events ;;
 	esac
 }
 rm -f /tmp/pctl /tmp/pack
@@ -360,7 +399,7 @@ if [[ " $phases " == *" micro "* ]]; then
 	for round in $(seq "$micro_rounds"); do
 		for t in $(printf '%s\n' none null-sched fxt-sched fxt-circ fxt-armed \
 				fxt-circ-block fxt-armed-block ftrace-sched trace-cmd \
-				bpf-sched perf-sched | shuf); do
+				bpf-sched perf-sched $micro_lttng | shuf); do
 			reset_vals
 			start_tracer "${t%-block}"
 			r="- - -"
@@ -451,4 +490,5 @@ if [[ " $phases " == *" keepup "* ]]; then
 	say "phase keepup: $(secs $phase_t) s"
 fi
 rmmod fxt
+[ $lttng_ok = 1 ] && lttng_teardown
 say "guest part done after $(secs $t_start) s"
