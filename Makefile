@@ -73,7 +73,8 @@ demo: deps
 	$(MAKE) all
 	scripts/demo
 
-bench: deps
+bench:
+	scripts/install-deps --bench
 	$(MAKE) all selftests
 	scripts/bench
 

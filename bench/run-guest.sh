@@ -81,7 +81,7 @@ lttng_off() {
 if [[ " $tracers $phases " == *" lttng-"* || " $phases " == *" micro "* ]]; then
 	lmods=build/lttng/$(uname -r)
 	if ! command -v lttng-sessiond >/dev/null; then
-		lttng_off "lttng-tools is not installed (scripts/install-deps)"
+		lttng_off "lttng-tools is not installed (scripts/install-deps --bench)"
 	elif [ ! -e $lmods/.fxt-built ]; then
 		lttng_off "no modules built for $(uname -r) in $lmods (bench/lttng/build.sh $(uname -r))"
 	else
