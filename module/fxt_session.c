@@ -218,28 +218,28 @@ static int fxt_layout(struct fxt_session *s, struct fxt_layout *l)
 	return 0;
 }
 
-/*
- * Copy the set of CPUs with a region to user space: nr_cpu_ids bits, in
- * DIV_ROUND_UP(nr_cpu_ids, 64) 64-bit words.
- */
-static int fxt_cpus(struct fxt_session *s, const struct fxt_cpu_set *set)
+/* Words of the GET_CPUS bitmap: nr_cpu_ids bits, 64 to a word. */
+static unsigned int fxt_cpu_words(void)
 {
-	u64 __user *bits = u64_to_user_ptr(set->bits);
-	unsigned int words = DIV_ROUND_UP(nr_cpu_ids, 64), i, cpu;
-	u64 word;
+	return DIV_ROUND_UP(nr_cpu_ids, 64);
+}
+
+/*
+ * The set of CPUs with a region, into @bits (fxt_cpu_words() words), which
+ * the caller copies to user space once s->lock is dropped: a fault under
+ * s->lock takes mmap_lock, and fxt_mmap() takes s->lock under mmap_lock.
+ */
+static int fxt_cpus(struct fxt_session *s, const struct fxt_cpu_set *set,
+		    u64 *bits)
+{
+	unsigned int cpu;
 
 	if (s->state == FXT_STATE_READY)
 		return -EBADFD;
 	if (set->reserved || set->nr_bits < nr_cpu_ids)
 		return -EINVAL;
-	for (i = 0; i < words; i++) {
-		word = 0;
-		for (cpu = i * 64; cpu < nr_cpu_ids && cpu < (i + 1) * 64; cpu++)
-			if (cpumask_test_cpu(cpu, s->traced))
-				word |= 1ull << (cpu % 64);
-		if (put_user(word, bits + i))
-			return -EFAULT;
-	}
+	for_each_cpu(cpu, s->traced)
+		bits[cpu / 64] |= 1ull << (cpu % 64);
 	return 0;
 }
 
@@ -291,6 +291,7 @@ long fxt_session_ioctl(struct fxt_session *s, unsigned int cmd,
 		u32 state;
 	} u;
 	unsigned int size = _IOC_SIZE(cmd);
+	u64 *cpu_bits = NULL;
 	long ret;
 
 	switch (cmd) {
@@ -311,7 +312,13 @@ long fxt_session_ioctl(struct fxt_session *s, unsigned int cmd,
 	default:
 		return -ENOTTY;
 	}
+	if (cmd == FXT_IOC_GET_CPUS) {
+		cpu_bits = kcalloc(fxt_cpu_words(), sizeof(u64), GFP_KERNEL);
+		if (!cpu_bits)
+			return -ENOMEM;
+	}
 
+	/* No user access from here to the unlock: see fxt_cpus(). */
 	mutex_lock(&s->lock);
 	switch (cmd) {
 	case FXT_IOC_INITIALIZE:
@@ -337,7 +344,7 @@ long fxt_session_ioctl(struct fxt_session *s, unsigned int cmd,
 		ret = fxt_stats(s, &u.stats);
 		break;
 	case FXT_IOC_GET_CPUS:
-		ret = fxt_cpus(s, &u.cpus);
+		ret = fxt_cpus(s, &u.cpus, cpu_bits);
 		break;
 	case FXT_IOC_SET_TRIGGERS:
 		ret = fxt_triggers_set(s, &u.trig);
@@ -349,6 +356,11 @@ long fxt_session_ioctl(struct fxt_session *s, unsigned int cmd,
 	}
 	mutex_unlock(&s->lock);
 
+	if (!ret && cpu_bits &&
+	    copy_to_user(u64_to_user_ptr(u.cpus.bits), cpu_bits,
+			 fxt_cpu_words() * sizeof(u64)))
+		ret = -EFAULT;
+	kfree(cpu_bits);
 	if (!ret && _IOC_DIR(cmd) & _IOC_READ && copy_to_user(uarg, &u, size))
 		ret = -EFAULT;
 	return ret;

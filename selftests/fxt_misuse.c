@@ -6,20 +6,26 @@
  * documented errno (Documentation/abi.rst) and leave the session state as
  * it was (GET_STATE before and after), and a failed INITIALIZE must leave
  * nothing half-initialised. Then the mapping: writable, beyond the buffers,
- * at an offset past them, before INITIALIZE; TERMINATE while mapped.
+ * at an offset past them, before INITIALIZE; TERMINATE while mapped. And
+ * no ioctl holds the session lock while it touches user memory: fxt_mmap()
+ * takes that lock under mmap_lock, so a fault there could deadlock.
  *
  * Runs as root in the VM with fxt.ko loaded (selftests/run-all).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/fxt.h>
+#include <linux/userfaultfd.h>
 
 #include "kselftest_harness.h"
 
@@ -524,6 +530,102 @@ TEST_F(dev, split_mapping_then_terminate)
 		       "TERMINATE with the second half mapped");
 	ASSERT_EQ(0, munmap(p + 5 * page, l.map_size - 5 * page));
 	EXPECT_EQ(0, xioctl(self->fd, FXT_IOC_TERMINATE, NULL));
+}
+
+struct cpus_call {
+	int fd;
+	struct fxt_cpu_set set;
+	int ret;
+};
+
+static void *get_cpus_thread(void *arg)
+{
+	struct cpus_call *c = arg;
+
+	c->ret = xioctl(c->fd, FXT_IOC_GET_CPUS, &c->set);
+	return NULL;
+}
+
+/*
+ * GET_CPUS writes its bitmap into a page that is not there yet, and a
+ * userfaultfd holds the fault. While it is held, another process maps the
+ * device: fxt_mmap() takes the session lock, so that mmap() must return.
+ * It did not when GET_CPUS wrote the bitmap under the lock (lockdep on the
+ * debug kernel: "possible circular locking dependency", s->lock then
+ * mmap_lock); in one process that is a deadlock (mmap_lock held for the
+ * mmap, the fault's handler waiting for it).
+ */
+TEST_F(dev, get_cpus_fault_does_not_hold_the_lock)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct cpus_call call = { .fd = self->fd };
+	static char src[4096] __attribute__((aligned(4096)));
+	struct uffdio_copy copy;
+	struct uffd_msg msg;
+	struct pollfd pfd;
+	struct fxt_layout l;
+	int uffd, p[2], mapped = -1;
+	pthread_t t;
+	pid_t child;
+	char *page;
+
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (uffd < 0)
+		SKIP(return, "no userfaultfd: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, page);
+	reg.range.start = (uintptr_t)page;
+	reg.range.len = 4096;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+	ASSERT_EQ(0, init_cfg(self->fd, GOOD_SIZE, FXT_MODE_STREAMING, 0, 0));
+	ASSERT_EQ(0, xioctl(self->fd, FXT_IOC_GET_LAYOUT, &l));
+
+	call.set.nr_bits = 4096 * 8;
+	call.set.bits = (uintptr_t)page;
+	ASSERT_EQ(0, pthread_create(&t, NULL, get_cpus_thread, &call));
+	/* The ioctl is in its fault. */
+	pfd.fd = uffd;
+	pfd.events = POLLIN;
+	ASSERT_EQ(1, poll(&pfd, 1, 30000)) TH_LOG("GET_CPUS never faulted");
+	ASSERT_EQ((ssize_t)sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	ASSERT_EQ(0, pipe(p));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		void *m = mmap(NULL, l.map_size, PROT_READ, MAP_SHARED,
+			       self->fd, 0);
+		char ok = m != MAP_FAILED;
+
+		_exit(write(p[1], &ok, 1) == 1 ? 0 : 1);
+	}
+	close(p[1]);
+	pfd.fd = p[0];
+	if (poll(&pfd, 1, 5000) == 1) {
+		char ok = 0;
+
+		mapped = read(p[0], &ok, 1) == 1 && ok;
+	}
+	/* Let the ioctl finish, whatever happened. */
+	copy.dst = (uintptr_t)page;
+	copy.src = (uintptr_t)src;
+	copy.len = 4096;
+	copy.mode = 0;
+	EXPECT_EQ(0, ioctl(uffd, UFFDIO_COPY, &copy));
+	pthread_join(t, NULL);
+	waitpid(child, NULL, 0);
+	close(p[0]);
+	EXPECT_EQ(1, mapped) TH_LOG("%s", mapped < 0 ?
+		"mmap() waited 5 s for GET_CPUS's page fault: the ioctl holds the session lock while it writes to user memory" :
+		"mmap() failed in the child");
+	EXPECT_EQ(0, call.ret) TH_LOG("GET_CPUS: %s", strerror(-call.ret));
+	EXPECT_EQ(1, page[0] & 1) TH_LOG("CPU 0 not in the set");
+	munmap(page, 4096);
+	close(uffd);
 }
 
 TEST_HARNESS_MAIN
