@@ -15,6 +15,11 @@
  * (passed == 0) or passed an ASSERT (step > 1: the harness counts passed
  * ASSERTs in step) keeps the case failed, logs the skip reason and runs the
  * statement. Decide to skip before checking anything.
+ *
+ * Second change: every case's time limit (the default 30 s and each
+ * TEST_F_TIMEOUT) is multiplied by FXT_TIMEOUT_SCALE, 1 unless the build
+ * says otherwise (make check-debug: its KASAN and lockdep kernel runs the
+ * same work several times slower).
  */
 #ifndef FXT_SELFTESTS_KSELFTEST_HARNESS_H
 #define FXT_SELFTESTS_KSELFTEST_HARNESS_H
@@ -43,5 +48,14 @@
 	}								\
 	statement;							\
 } while (0)
+
+#ifndef FXT_TIMEOUT_SCALE
+#define FXT_TIMEOUT_SCALE 1
+#endif
+#undef TEST_TIMEOUT_DEFAULT
+#define TEST_TIMEOUT_DEFAULT (30 * FXT_TIMEOUT_SCALE)
+#undef TEST_F_TIMEOUT
+#define TEST_F_TIMEOUT(fixture_name, test_name, timeout) \
+	__TEST_F_IMPL(fixture_name, test_name, -1, (timeout) * FXT_TIMEOUT_SCALE)
 
 #endif /* FXT_SELFTESTS_KSELFTEST_HARNESS_H */
