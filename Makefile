@@ -66,7 +66,7 @@ check: deps
 
 # The same suite on a KASAN + lockdep build of Debian's 6.1 source, built
 # once into build/kdebug (scripts/check-debug): too long for check's budget.
-check-debug: all
+check-debug: userspace
 	scripts/check-debug
 
 demo: deps
