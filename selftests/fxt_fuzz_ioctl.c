@@ -559,11 +559,27 @@ TEST(slab_returns_after_sessions)
 		munmap(p, l.map_size);
 		close(fd);
 	}
-	drop_caches();
-	usleep(500000);	/* objects freed after an RCU grace period */
-	nb = kfile_slabinfo(b, MAX_CACHES);
-	ASSERT_LT(0, nb);
-	grew = slab_growth(a, na, b, nb, &name);
+	/*
+	 * Objects freed after an RCU grace period (VMA tree nodes), or held
+	 * in KASAN's quarantine on a debug kernel, still count as active for
+	 * a while: measure again until the growth is under the bound, for at
+	 * most 30 s, shrinking the most grown cache each time (a shrink also
+	 * empties KASAN's quarantine of it). A leak per session never gets
+	 * under the bound.
+	 */
+	for (int t = 0;; t++) {
+		char path[160];
+
+		drop_caches();
+		nb = kfile_slabinfo(b, MAX_CACHES);
+		ASSERT_LT(0, nb);
+		grew = slab_growth(a, na, b, nb, &name);
+		if (grew < SLAB_SESSIONS / 2 || t == 120)
+			break;
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", name);
+		kfile_write(path, "1");
+		usleep(250000);
+	}
 	TH_LOG("%d sessions: the most grown slab cache is %s, %+ld objects",
 	       SLAB_SESSIONS, name, grew);
 	EXPECT_GT(SLAB_SESSIONS / 2, grew)

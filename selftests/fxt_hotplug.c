@@ -477,13 +477,13 @@ static int hot_add_cpu(char *why, size_t len)
 		return -1;
 	}
 	close(fd);
-	for (int i = 0; i < 300 && kfile_read("/run/fxt-vm/hotadd-done", done, sizeof(done)); i++)
+	for (int i = 0; i < 600 && kfile_read("/run/fxt-vm/hotadd-done", done, sizeof(done)); i++)
 		usleep(100000);
 	if (strncmp(done, "ok", 2)) {
-		snprintf(why, len, "the host could not add a CPU: %.200s", done[0] ? done : "no answer in 30 s");
+		snprintf(why, len, "the host could not add a CPU: %.200s", done[0] ? done : "no answer in 60 s");
 		return -1;
 	}
-	for (int i = 0; i < 100; i++) {
+	for (int i = 0; i < 300; i++) {
 		cpulist("/sys/devices/system/cpu/present", after);
 		for (int c = 0; c < 1024; c++)
 			if (after[c] && !before[c])
@@ -500,9 +500,16 @@ static int hot_add_cpu(char *why, size_t len)
  * counted, not lost silently (GET_STATS: FXT_CPU_NOT_TRACED, with the count
  * as records_dropped; buffers.rst).  The module's memory does not grow for
  * it.  The next INITIALIZE gives it buffers, and it is traced.  Last in the
- * file: the CPU stays.
+ * file but for stop_while_cpu_offline: the CPU stays.  It skips where no
+ * CPU can be added (every possible CPU present: the 2-vCPU run, and 6.12
+ * in any run), and outside scripts/vm/run's guest; in that guest, with room
+ * for a CPU, a host that does not offer to add one is a failure.
  */
-TEST(cpu_hot_added_during_session_is_counted)
+FIXTURE(hotadd) {};
+FIXTURE_SETUP(hotadd) {}
+FIXTURE_TEARDOWN(hotadd) {}
+
+TEST_F_TIMEOUT(hotadd, cpu_hot_added_during_session_is_counted, 180)
 {
 	struct fxt_start_options o = { .disposition = FXT_START_CLEAR_ENTIRE };
 	struct fxt_stop_options so = { 0 };
@@ -512,14 +519,16 @@ TEST(cpu_hot_added_during_session_is_counted)
 	char why[320];
 	int fd, cpu, room = 0;
 
-	if (access("/run/fxt-vm/hotadd", F_OK))
-		SKIP(return, "the host adds no CPU (scripts/vm/run --maxcpus above --smp)");
 	cpulist("/sys/devices/system/cpu/possible", possible);
 	cpulist("/sys/devices/system/cpu/present", present);
 	for (int c = 0; c < 1024; c++)
 		room += possible[c] && !present[c];
 	if (!room)
 		SKIP(return, "every possible CPU is present: the kernel cannot take one more");
+	if (!getenv("FXT_IN_VM"))
+		SKIP(return, "not in scripts/vm/run's guest: nothing here adds a CPU");
+	ASSERT_EQ(0, access("/run/fxt-vm/hotadd", F_OK))
+		TH_LOG("%d possible CPUs are not present, but the host offers to add none (scripts/vm/run --maxcpus above --smp)", room);
 	idle = kfile_module_mem_bytes();
 	fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);

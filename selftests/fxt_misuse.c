@@ -549,13 +549,14 @@ static void *get_cpus_thread(void *arg)
 /*
  * GET_CPUS writes its bitmap into a page that is not there yet, and a
  * userfaultfd holds the fault. While it is held, another process maps the
- * device: fxt_mmap() takes the session lock, so that mmap() must return.
- * It did not when GET_CPUS wrote the bitmap under the lock (lockdep on the
- * debug kernel: "possible circular locking dependency", s->lock then
- * mmap_lock); in one process that is a deadlock (mmap_lock held for the
- * mmap, the fault's handler waiting for it).
+ * device: fxt_mmap() takes the session lock, so that mmap() must return
+ * (it is given 20 s, for a slow guest). It did not when GET_CPUS wrote the
+ * bitmap under the lock (lockdep on the debug kernel: "possible circular
+ * locking dependency", s->lock then mmap_lock); in one process that is a
+ * deadlock (mmap_lock held for the mmap, the fault's handler waiting for
+ * it).
  */
-TEST_F(dev, get_cpus_fault_does_not_hold_the_lock)
+TEST_F_TIMEOUT(dev, get_cpus_fault_does_not_hold_the_lock, 120)
 {
 	struct uffdio_api api = { .api = UFFD_API };
 	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
@@ -605,7 +606,7 @@ TEST_F(dev, get_cpus_fault_does_not_hold_the_lock)
 	}
 	close(p[1]);
 	pfd.fd = p[0];
-	if (poll(&pfd, 1, 5000) == 1) {
+	if (poll(&pfd, 1, 20000) == 1) {
 		char ok = 0;
 
 		mapped = read(p[0], &ok, 1) == 1 && ok;
@@ -620,7 +621,7 @@ TEST_F(dev, get_cpus_fault_does_not_hold_the_lock)
 	waitpid(child, NULL, 0);
 	close(p[0]);
 	EXPECT_EQ(1, mapped) TH_LOG("%s", mapped < 0 ?
-		"mmap() waited 5 s for GET_CPUS's page fault: the ioctl holds the session lock while it writes to user memory" :
+		"mmap() waited 20 s for GET_CPUS's page fault: the ioctl holds the session lock while it writes to user memory" :
 		"mmap() failed in the child");
 	EXPECT_EQ(0, call.ret) TH_LOG("GET_CPUS: %s", strerror(-call.ret));
 	EXPECT_EQ(1, page[0] & 1) TH_LOG("CPU 0 not in the set");
