@@ -388,7 +388,19 @@ static void run_slow(void)
 	bg = workload_pingpong_bg(ULONG_MAX, -1, -1);
 	usleep(100000);
 	kill(pid, SIGSTOP);
-	usleep(600000);
+	/*
+	 * Stopped for at least 0.6 s and 6000 round trips (12,000 switches,
+	 * twice what the rolling buffers of two CPUs at 64K hold), so that
+	 * records are dropped however slow the kernel (a debug one is ten
+	 * times slower); at most 60 s.
+	 */
+	{
+		unsigned long r0 = bg ? workload_bg_rounds(bg) : 0;
+
+		usleep(600000);
+		for (int i = 0; bg && i < 600 && workload_bg_rounds(bg) - r0 < 6000; i++)
+			usleep(100000);
+	}
 	kill(pid, SIGCONT);
 	usleep(100000);
 	workload_bg_stop(bg);

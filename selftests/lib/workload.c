@@ -19,6 +19,7 @@ struct pair_thr {
 	volatile bool *stop;
 	int rfd, wfd, cpu;
 	unsigned long rounds;
+	unsigned long done;	/* rounds completed, atomic */
 	pid_t tid;
 	int err;
 };
@@ -42,6 +43,7 @@ static void *pair_main(void *arg)
 				break;
 			}
 		}
+		__atomic_store_n(&t->done, i + 1, __ATOMIC_RELAXED);
 	}
 	close(t->wfd);		/* unblocks the peer if we stopped early */
 	return NULL;
@@ -53,6 +55,11 @@ struct workload_bg {
 	int p1[2], p2[2];
 	int started;
 };
+
+unsigned long workload_bg_rounds(struct workload_bg *bg)
+{
+	return __atomic_load_n(&bg->t[0].done, __ATOMIC_RELAXED);
+}
 
 struct workload_bg *workload_pingpong_bg(unsigned long rounds, int cpu_a, int cpu_b)
 {

@@ -21,6 +21,8 @@ struct workload_bg *workload_pingpong_bg(unsigned long rounds, int cpu_a,
 /* Ask the pair to stop early (the leader stops first, its peer sees EOF). */
 void workload_bg_stop(struct workload_bg *bg);
 int workload_bg_join(struct workload_bg *bg, pid_t tids[2]);
+/* Rounds the pair has completed so far. */
+unsigned long workload_bg_rounds(struct workload_bg *bg);
 
 /* n threads, each doing iters nanosleep(ns), pinned round-robin to cpus. */
 int workload_sleepers(int n, unsigned long iters, long ns, const int *cpus,
