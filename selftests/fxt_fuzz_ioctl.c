@@ -576,7 +576,7 @@ TEST(slab_returns_after_sessions)
 		grew = slab_growth(a, na, b, nb, &name);
 		if (grew < SLAB_SESSIONS / 2 || t == 120)
 			break;
-		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", name);
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%.100s/shrink", name);
 		kfile_write(path, "1");
 		usleep(250000);
 	}
