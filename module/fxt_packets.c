@@ -102,9 +102,10 @@ void fxt_packets_reset(struct fxt_session *s)
  * fxt_packets_drop_control() - drop the control packets waiting
  * @s: the session; s->lock held
  *
- * A start calls this before it posts STARTED: control packets of earlier
- * runs that nobody read say nothing any more, and keeping them would let
- * start/stop cycles fill the FIFO. SAVE_BUFFER requests stay, in order:
+ * A start calls this before it hooks any tracepoint, so before it posts
+ * STARTED and before its probes may post its TRIGGERED: control packets of
+ * earlier runs that nobody read say nothing any more, and keeping them
+ * would let start/stop cycles fill the FIFO. SAVE_BUFFER requests stay, in order:
  * each one is still outstanding, and its CPU waits for the answer.
  */
 void fxt_packets_drop_control(struct fxt_session *s)

@@ -127,6 +127,12 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 	s->active_categories = s->categories | o->additional_categories;
 	s->results_written = false;
 	s->aborted = false;
+	/*
+	 * Earlier runs' STARTED / STOPPED nobody read: the FIFO stays small.
+	 * Before any probe is hooked: a trigger may fire, and post this run's
+	 * TRIGGERED, while the later tracepoints are still being hooked.
+	 */
+	fxt_packets_drop_control(s);
 	fxt_triggers_arm(s);
 	/* Names of an earlier run are kept: the snapshot's must be newer. */
 	ret = fxt_probes_register(s->active_categories,
@@ -147,8 +153,6 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 	}
 	fxt_hotplug_start(s, s->active_categories & FXT_CAT_SCHED);
 	s->state = FXT_STATE_STARTED;
-	/* Earlier runs' STARTED / STOPPED nobody read: the FIFO stays small. */
-	fxt_packets_drop_control(s);
 	fxt_packet_post(s, FXT_PKT_STARTED, 0, FXT_FIFO_PROTOCOL_VERSION, 0);
 	return 0;
 }

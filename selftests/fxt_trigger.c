@@ -1250,4 +1250,58 @@ TEST_F(dev, rejected_while_started)
 	EXPECT_EQ(0, set_triggers(self->fd, &self->set));	/* STOPPED */
 }
 
+/*
+ * A trigger that fires while START is still hooking tracepoints (slow on a
+ * debug kernel, or with many CPUs) must keep its TRIGGERED packet. START
+ * used to drop the control packets waiting after it had hooked them, and
+ * with them this run's TRIGGERED: on make check-debug's kernel,
+ * trig.windows' collector waited 120 s for a window that had fired. The
+ * test module delays fxt's hooking of local_timer_entry (an x86 vector,
+ * hooked after the softirq and handler tracepoints) by 200 ms, and an
+ * irq-duration trigger of 1 ns fires at the first interrupt that ends on
+ * another CPU meanwhile.
+ */
+TEST_F_TIMEOUT(dev, triggered_during_slow_start_is_kept, 120)
+{
+	struct fxt_start_options start = {
+		.disposition = FXT_START_CLEAR_ENTIRE };
+	struct fxt_config cfg = { .buffer_size = 1 << 20,
+				  .mode = FXT_MODE_CIRCULAR,
+				  .categories = FXT_CAT_ALL };
+	struct fxt_stop_options stop = { 0 };
+	struct fxt_trigger *t = &self->set.trigger[0];
+	char path[PATH_MAX], why[256];
+	struct fxt_packet pkts[16];
+	int armed, started = -1, triggered = 0;
+
+	ASSERT_EQ(0, kmod_path(MODNAME, path, sizeof(path), why, sizeof(why)))
+		TH_LOG("%s", why);
+	ASSERT_EQ(0, kmod_load(path, NULL, why, sizeof(why))) TH_LOG("%s", why);
+	ASSERT_EQ(0, ioctl(self->fd, FXT_IOC_INITIALIZE, &cfg));
+	memset(t, 0, sizeof(*t));
+	t->kind = FXT_TRIGGER_IRQ_DURATION;
+	t->threshold_ns = 1;
+	self->set.count = 1;
+	ASSERT_EQ(0, set_triggers(self->fd, &self->set));
+	armed = kmod_param_write(MODNAME, "fail_hook", "local_timer_entry 200");
+	if (!armed)
+		started = ioctl(self->fd, FXT_IOC_START, &start) ? errno : 0;
+	kmod_param_write(MODNAME, "fail_hook", "\n");
+	ASSERT_EQ(0, armed) TH_LOG("cannot arm fail_hook's delay (kprobes?)");
+	ASSERT_EQ(0, started) TH_LOG("START: %s", strerror(started));
+	ASSERT_EQ(0, fcntl(self->fd, F_SETFL, O_NONBLOCK));
+	for (int i = 0; i < 300 && !triggered; i++) {
+		ssize_t n = read(self->fd, pkts, sizeof(pkts));
+
+		for (ssize_t k = 0; k < n / (ssize_t)sizeof(pkts[0]); k++)
+			triggered += pkts[k].request == FXT_PKT_TRIGGERED;
+		if (!triggered)
+			usleep(10000);
+	}
+	EXPECT_EQ(0, ioctl(self->fd, FXT_IOC_STOP, &stop));
+	EXPECT_EQ(1, triggered)
+		TH_LOG("no TRIGGERED packet for a trigger that fired during START");
+	EXPECT_EQ(0, kmod_unload(MODNAME, why, sizeof(why))) TH_LOG("%s", why);
+}
+
 TEST_HARNESS_MAIN

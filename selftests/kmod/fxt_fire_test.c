@@ -24,7 +24,9 @@
  *	the tracepoint's new probe array: a kprobe on
  *	tracepoint_probe_register() makes the call return at once (as
  *	bpf_override_return() does), with nothing registered. An empty
- *	string (a lone newline) disarms it.
+ *	string (a lone newline) disarms it. "TRACEPOINT MS" instead delays
+ *	that registration by MS milliseconds (busy, in the kprobe) and lets
+ *	it succeed: a START made slow at a chosen point.
  *   slow_tasklet = "CPU MS": a real TASKLET softirq that lasts MS
  *	milliseconds on CPU: a work item on CPU schedules a tasklet with
  *	bottom halves off and enables them, so the tasklet runs there, at
@@ -47,6 +49,7 @@
 #include <linux/irqflags.h>
 #include <linux/irq_work.h>
 #include <linux/kallsyms.h>
+#include <linux/delay.h>
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -303,6 +306,7 @@ MODULE_PARM_DESC(slow_irq_work, "\"CPU MS\": a hard irq_work of MS ms on CPU");
 
 /* fail_hook: the tracepoint whose registration by fxt fails, and how. */
 static struct fxtf_tp fxtf_fail;
+static unsigned int fxtf_fail_delay_ms;	/* 0: fail; else delay, succeed */
 
 /* Runs instead of tracepoint_probe_register(): what a failed one returns. */
 static noinline int fxtf_fail_registration(void)
@@ -319,6 +323,10 @@ static int fxtf_fail_pre(struct kprobe *p, struct pt_regs *regs)
 	sprint_symbol(sym, regs->si);
 	if (!strstr(sym, " [fxt]"))
 		return 0;		/* not fxt's probe */
+	if (READ_ONCE(fxtf_fail_delay_ms)) {
+		mdelay(READ_ONCE(fxtf_fail_delay_ms));
+		return 0;		/* then register as usual */
+	}
 	atomic_inc(&failed);
 	/* Return from the call at once, as bpf_override_return() does. */
 	instruction_pointer_set(regs, (unsigned long)fxtf_fail_registration);
@@ -350,14 +358,21 @@ static void fxtf_disarm(void)
 static int fxtf_fail_set(const char *val, const struct kernel_param *kp)
 {
 	static char buf[64];
-	char *name;
+	char *name, *ms;
 	struct fxtf_tp want;
+	unsigned int delay = 0;
 	int ret = 0;
 
 	if (!IS_ENABLED(CONFIG_X86_64))
 		return -EOPNOTSUPP;	/* the kprobe reads x86-64 registers */
 	strscpy(buf, val, sizeof(buf));
 	name = strim(buf);
+	ms = strchr(name, ' ');
+	if (ms) {
+		*ms++ = '\0';
+		if (kstrtouint(strim(ms), 10, &delay) || !delay || delay > 1000)
+			return -EINVAL;
+	}
 	want.name = name;
 	want.tp = NULL;
 	mutex_lock(&fxtf_lock);
@@ -373,6 +388,7 @@ static int fxtf_fail_set(const char *val, const struct kernel_param *kp)
 	fxtf_kprobe.symbol_name = "tracepoint_probe_register";
 	fxtf_kprobe.pre_handler = fxtf_fail_pre;
 	fxtf_kprobe.post_handler = fxtf_fail_post;
+	WRITE_ONCE(fxtf_fail_delay_ms, delay);
 	WRITE_ONCE(fxtf_fail.tp, want.tp);
 	ret = register_kprobe(&fxtf_kprobe);
 	if (ret)
