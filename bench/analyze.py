@@ -13,6 +13,7 @@ the "all" ones (switch, wakeups, irq, softirq, x86 vectors). The
 median over repetitions is reported with its interquartile range.
 """
 import csv
+import re
 import os
 import statistics as st
 import subprocess
@@ -192,8 +193,8 @@ if micro:
              "median batch, minus the loop alone (tracer none).\n")
     L.append("| tracer | rounds | probes | ns/call (net) | min batch ns | x ftrace | x null | x bpf | x lttng |")
     L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for t in ["none", "null-sched", "fxt-sched", "fxt-circ", "fxt-armed",
-              "fxt-circ-block", "fxt-armed-block",
+    for t in ["none", "null-sched", "fxt-sched", "fxt-part1", "fxt-part2",
+              "fxt-circ", "fxt-armed", "fxt-circ-block", "fxt-armed-block",
               "ftrace-sched", "trace-cmd", "bpf-sched", "perf-sched",
               "lttng-sched"]:
         d = mres.get(t)
@@ -239,6 +240,25 @@ if any(mres.get(p) for p, _ in PARTS):
         L.append(f"\nfxt-sched's probe minus that record: {fx - rec:.0f} ns "
                  "(two thread-index lookups, the header, the call).")
 
+# fxt.ko built to return from its sched_switch probe after piece N
+# (bench/fxt-parts): where the real probe's time goes.
+p1 = mres.get("fxt-part1", {}).get("net")
+p2 = mres.get("fxt-part2", {}).get("net")
+fx = mres.get("fxt-sched", {}).get("net")
+if p1 is not None and p2 is not None and fx is not None:
+    L.append("\nWhere fxt-sched's probe time goes: fxt.ko built to return "
+             "from its sched_switch probe after each piece (bench/fxt-parts, "
+             "FXT_PROBE_PART), timed like fxt-sched; each piece is the "
+             "difference between two builds (ns per call, net):\n")
+    L.append("| piece | ns/call |")
+    L.append("|---|---:|")
+    L.append(f"| 1: the probe's entry and its CPU's state (fxt-part1) | {fmt(p1)} |")
+    L.append(f"| 2: both thread lookups, the outgoing state, the priorities "
+             f"(fxt-part2 - fxt-part1) | {fmt(p2 - p1)} |")
+    L.append(f"| 3: reserve (clock, cmpxchg), the record's words, commit, the "
+             f"CPU's last thread (fxt-sched - fxt-part2) | {fmt(fx - p2)} |")
+    L.append(f"| the whole probe (fxt-sched) | {fmt(fx)} |")
+
 
 def mratio(ref, t="fxt-sched"):
     a = mres.get(t, {}).get("net")
@@ -279,6 +299,20 @@ for ref, lim in [("ftrace-sched", 0.5), ("bpf-sched", 0.7), ("null-sched", 1.5)]
     r = mratio(ref)
     L.append(f"| fxt-sched probe cost <= {lim}x {ref} | probebench | {fmt(r, 2)}x | "
              f"{'-' if r is None else ('yes' if r <= lim else over(r, lim))} |")
+for ref, lim in [("bpf-sched", 0.3), ("lttng-sched", 0.5)]:
+    r = mratio(ref)
+    L.append(f"| fxt-sched probe cost <= {lim}x {ref} | probebench | {fmt(r, 2)}x | "
+             f"{'-' if r is None else ('yes' if r <= lim else over(r, lim))} |")
+nul = mres.get("null-sched", {}).get("net")
+clk = mres.get("part-clock", {}).get("net")
+fx = mres.get("fxt-sched", {}).get("net")
+if nul is not None and clk is not None and fx is not None and nul + clk > 0:
+    r = fx / (nul + clk)
+    L.append(f"| fxt-sched probe cost <= 2x (empty probe + one clock read) | "
+             f"probebench | {fmt(r, 2)}x: {fmt(fx)} vs {fmt(nul)} + {fmt(clk)} ns | "
+             f"{'yes' if r <= 2 else over(r, 2)} |")
+else:
+    L.append("| fxt-sched probe cost <= 2x (empty probe + one clock read) | probebench | - | - |")
 for t in ("fxt-armed", "fxt-armed-block"):
     r = mratio("bpf-sched", t)
     L.append(f"| {t} (triggers armed) probe cost < bpf-sched | probebench | {fmt(r, 2)}x | "
@@ -306,6 +340,26 @@ if sw_part is not None:
              f"{fmt(fixed)} bytes over {fmt(sw)} switches | |")
 b = res.get(("messaging", "fxt-all"), {}).get("b_sw")
 L.append(f"| (for reference: archive bytes per switch, fxt all categories) | messaging | {fmt(b, 1)} | |")
+for w in ["timer", "messaging"]:
+    b = res.get((w, "fxt-all"), {}).get("b_ev")
+    L.append(f"| <= 20 bytes per event (fxt, every category) | {w} | {fmt(b, 1)} | "
+             f"{'-' if b is None else ('yes' if b <= 20 else over(b, 20))} |")
+# The reader benchmark's Perfetto line (scripts/bench, userspace/bench/reader-bench.sh)
+rpath = os.path.join(out, "reader.md")
+rline = None
+if os.path.exists(rpath):
+    for l in open(rpath):
+        if l.startswith("fxt-report is ") or l.startswith("Perfetto: trace_processor_shell is not"):
+            rline = l.strip()
+m = re.match(r"fxt-report is ([0-9.]+)x faster.*agree for ([0-9]+) of ([0-9]+) threads", rline or "")
+if m:
+    x, same, n = float(m.group(1)), int(m.group(2)), int(m.group(3))
+    L.append(f"| fxt-report >= 10x faster than Perfetto's import, same per-thread "
+             f"run times | reader benchmark | {rline} | "
+             f"{'yes' if x >= 10 and same == n else 'NO'} |")
+else:
+    L.append(f"| fxt-report >= 10x faster than Perfetto's import, same per-thread "
+             f"run times | reader benchmark | {rline or 'not run'} | - |")
 keep = []
 kpath = os.path.join(out, "keepup.csv")
 if os.path.exists(kpath):
@@ -395,6 +449,9 @@ if tt:
               if l.startswith("bench: phase ") or "guest part done" in l]
         if ph:
             L.append("\nGuest phases: " + "; ".join(ph) + ".")
+if os.path.exists(rpath):
+    L.append("\n## Reader benchmark (on the host; userspace/bench/reader-bench.sh)\n")
+    L.append(open(rpath).read().rstrip())
 text = "\n".join(L) + "\n"
 open(os.path.join(out, "results.md"), "w").write(text)
 print(text)
@@ -439,7 +496,7 @@ except (OSError, subprocess.CalledProcessError) as e:
 
 # Chart 2, the noise-free view: probe cost per sched_switch call (probebench).
 mdat = os.path.join(out, "probe.dat")
-probe_tr = [t for t in ["null-sched", "fxt-sched", "fxt-circ", "fxt-armed",
+probe_tr = [t for t in ["null-sched", "fxt-part1", "fxt-part2", "fxt-sched", "fxt-circ", "fxt-armed",
                         "fxt-circ-block", "fxt-armed-block", "bpf-sched", "ftrace-sched",
                         "trace-cmd", "perf-sched", "lttng-sched"] if mres.get(t)]
 if probe_tr:

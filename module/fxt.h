@@ -364,6 +364,18 @@ u64 fxt_trig_irq_begin(void);
 void fxt_trig_irq_end(struct fxt_cpu *c, u64 begin_ns);
 bool fxt_trig_frozen(void);
 
+/*
+ * The benchmark's pieces of the sched_switch probe (bench/fxt-parts): a
+ * build with FXT_PROBE_PART=N (KCFLAGS) returns from the probe after piece
+ * N, so that probebench times the pieces of the real code one by one:
+ * 1 the probe's entry and its CPU state, 2 also both thread lookups, the
+ * outgoing state and the priorities. 0, the only value a module meant for
+ * tracing is built with, stops nowhere and compiles to nothing.
+ */
+#ifndef FXT_PROBE_PART
+#define FXT_PROBE_PART	0
+#endif
+
 /* Is a trigger of any kind armed? One load when none is. */
 static inline bool fxt_trig_armed(void)
 {

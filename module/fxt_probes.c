@@ -49,6 +49,8 @@ static void fxt_probe_switch(void *data, bool preempt,
 
 	if (!c)
 		return;
+	if (FXT_PROBE_PART == 1)
+		return;
 	ts = fxt_write_switch(c, preempt, prev, next, prev_state);
 	if (fxt_trig_armed())
 		fxt_trig_switch(c, preempt, prev, next, prev_state, ts);

@@ -305,6 +305,12 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 	unsigned int bufno;
 	u64 ts, *p;
 
+	if (FXT_PROBE_PART == 2) {
+		ts = fxt_switch_header(words, c->cpu, state, out, in,
+				       fxt_prio(prev), fxt_prio(next));
+		barrier_data(&ts);
+		return 0;
+	}
 	if (window) {
 		fxt_rolling_make_room(c, FXT_NAMED_RECORD_MAX);
 		gen = fxt_rolling_gen(c);
