@@ -7,6 +7,8 @@
  *   fxt_dev.c      file operations: ioctl, mmap, read/write/poll of packets
  *   fxt_session.c  the controller state machine (initialize..terminate)
  *   fxt_buffer.c   per-CPU durable + rolling buffers, reserve/commit, modes
+ *   fxt_fastpath.h the common case of reserve/commit and the thread lookup,
+ *                  inline in the probes' record writers
  *   fxt_packets.c  the packet FIFO (STARTED, SAVE_BUFFER, STOPPED)
  *   fxt_tables.c   per-CPU string and thread tables
  *   fxt_records.c  FXT record writers (one per record kind)
@@ -247,14 +249,15 @@ void fxt_hotplug_exit(void);
 void fxt_hotplug_start(struct fxt_session *s, bool sched);
 void fxt_hotplug_stop(void);
 
-/* fxt_buffer.c */
+/* The header's live counters are local_t words in the shared page. */
+#define FXT_LOCAL(field)	((local_t *)&(field))
+
+/* fxt_buffer.c; fxt_rolling_reserve() and _commit() are in fxt_fastpath.h */
 int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size);
 void fxt_buffers_free(struct fxt_session *s);
 void fxt_buffers_clear(struct fxt_session *s, bool durable_too);
-u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len, u64 *ts,
-			 unsigned int *bufno);
-void fxt_rolling_commit(struct fxt_cpu *c, unsigned int len,
-			unsigned int bufno);
+u64 *fxt_rolling_reserve_slow(struct fxt_cpu *c, unsigned int len, u64 *ts,
+			      unsigned int *bufno);
 /* fxt_durable_reserve() put the record in the durable buffer (else: bufno) */
 #define FXT_IN_DURABLE	(-1)
 u64 *fxt_durable_reserve(struct fxt_cpu *c, unsigned int len, int *where);
@@ -299,7 +302,7 @@ ssize_t fxt_packets_read(struct fxt_session *s, char __user *buf,
 /* fxt_tables.c */
 void fxt_tables_init(void);
 void fxt_tables_reset(struct fxt_cpu *c);
-u8 fxt_thread_ref(struct fxt_cpu *c, struct task_struct *p);
+u8 fxt_thread_ref_slow(struct fxt_cpu *c, struct task_struct *p);
 u16 fxt_irq_name_ref(struct fxt_cpu *c, int irq, const char *name);
 
 /* fxt_records.c */

@@ -36,9 +36,7 @@
 #include <linux/nospec.h>
 #include <asm/local.h>
 #include "fxt.h"
-
-/* The header's live counters are local_t words in the shared page. */
-#define FXT_LOCAL(field)	((local_t *)&(field))
+#include "fxt_fastpath.h"
 
 /*
  * Smallest rolling buffer. Nested writers can fill two of them while an
@@ -390,16 +388,19 @@ static bool fxt_cpu_stopped(struct fxt_cpu *c)
 }
 
 /**
- * fxt_rolling_reserve() - reserve a rolling record and timestamp it
+ * fxt_rolling_reserve_slow() - fxt_rolling_reserve() beyond its fast path
  * @c: this CPU's state; preemption disabled
  * @len: record length in bytes, a multiple of 8
  * @ts: set to the record's timestamp
  * @bufno: set to the buffer to pass to fxt_rolling_commit()
  *
+ * Every check again, in full: a trigger's window, a stopped CPU, a roll,
+ * a nested writer that moved the reserve word.
+ *
  * Return: where to write the record, or NULL if it was dropped (counted).
  */
-u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len, u64 *ts,
-			 unsigned int *bufno)
+u64 *fxt_rolling_reserve_slow(struct fxt_cpu *c, unsigned int len, u64 *ts,
+			      unsigned int *bufno)
 {
 	u64 *p = NULL;
 
@@ -411,23 +412,6 @@ u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len, u64 *ts,
 	if (!p)
 		local_inc(FXT_LOCAL(c->hdr->records_dropped));
 	return p;
-}
-
-/**
- * fxt_rolling_commit() - publish a record fxt_rolling_reserve() reserved
- * @c: this CPU's state; preemption disabled
- * @len: the record's length in bytes, as reserved
- * @bufno: what fxt_rolling_reserve() put in its @bufno
- */
-void fxt_rolling_commit(struct fxt_cpu *c, unsigned int len,
-			unsigned int bufno)
-{
-	struct fxt_buffer_header *h = c->hdr;
-
-	/* The record's words before the count that publishes them. */
-	smp_wmb();
-	local_add(len, FXT_LOCAL(h->rolling_committed[bufno]));
-	local_inc(FXT_LOCAL(h->records_written));
 }
 
 /**

@@ -12,6 +12,7 @@
 #include <linux/interrupt.h>
 #include <fxt/format.h>
 #include "fxt.h"
+#include "fxt_fastpath.h"
 
 static const char *const fxt_fixed_strings[FXT_S_SOFTIRQ_FIRST] = {
 	[FXT_S_SCHED] = FXT_CAT_NAME_SCHED,
@@ -300,6 +301,7 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 	u8 in = wide ? 0 : fxt_thread_ref(c, next);
 	unsigned int words = 2 + (out ? 0 : 2) + (in ? 0 : 2);
 	unsigned int state = fxt_out_state(preempt, prev_state, prev);
+	u8 in_prio = fxt_prio(next);
 	bool window = c->hdr->mode == FXT_MODE_CIRCULAR;
 	u32 gen = 0;
 	unsigned int bufno;
@@ -307,7 +309,7 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 
 	if (FXT_PROBE_PART == 2) {
 		ts = fxt_switch_header(words, c->cpu, state, out, in,
-				       fxt_prio(prev), fxt_prio(next));
+				       fxt_prio(prev), in_prio);
 		barrier_data(&ts);
 		return 0;
 	}
@@ -329,7 +331,7 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 	if (!p)
 		return 0;
 	p[0] = fxt_switch_header(words, c->cpu, state, out, in,
-				 fxt_prio(prev), fxt_prio(next));
+				 fxt_prio(prev), in_prio);
 	p[1] = ts;
 	p += 2;
 	if (!out) {
@@ -349,7 +351,7 @@ commit:
 	}
 	c->last_tid = next->pid;
 	c->last_tgid = next->tgid;
-	c->last_prio = fxt_prio(next);
+	c->last_prio = in_prio;
 	return ts;
 }
 

@@ -25,6 +25,7 @@
 #include <linux/string.h>
 #include <fxt/format.h>
 #include "fxt.h"
+#include "fxt_fastpath.h"
 
 /* The key of the interrupt handler names' hash (fxt_irq_name_ref()). */
 static siphash_key_t fxt_irq_name_key __ro_after_init;
@@ -51,16 +52,19 @@ void fxt_tables_reset(struct fxt_cpu *c)
 }
 
 /**
- * fxt_thread_ref() - the thread ref to write for @p on this CPU
+ * fxt_thread_ref_slow() - fxt_thread_ref() beyond its fast path
  * @c: this CPU; called from the sched_switch probe only
  * @p: the task
  *
+ * The whole lookup: the linear probe from the task's home slot, a first
+ * sighting, a promotion to an index (its thread record), a reused tid.
+ *
  * Return: a thread index, or 0 for "write the koids inline".
  */
-u8 fxt_thread_ref(struct fxt_cpu *c, struct task_struct *p)
+u8 fxt_thread_ref_slow(struct fxt_cpu *c, struct task_struct *p)
 {
 	u32 tid = p->pid, tgid = p->tgid;
-	u32 h = hash_32(tid, ilog2(FXT_THREAD_SLOTS));
+	u32 h = fxt_thread_home(tid);
 	struct fxt_thread_slot *slot, *free = NULL;
 	unsigned int i;
 
