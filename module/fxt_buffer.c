@@ -328,23 +328,17 @@ out:
 static u64 *__fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len,
 				  u64 *ts, unsigned int *bufno)
 {
-	struct fxt_buffer_header *h = c->hdr;
-	local_t *cur = FXT_LOCAL(h->rolling_current);
-	unsigned int b;
+	local_t *cur = FXT_LOCAL(c->hdr->rolling_current);
 	long old;
-	u64 off;
+	u64 *p;
 
 	for (;;) {
 		old = local_read(cur);
-		off = old & FXT_ROLLING_OFFSET_MASK;
-		b = ((u64)old >> FXT_ROLLING_OFFSET_BITS) & 1;
-		if (likely(off + len <= c->rolling_size)) {
-			*ts = ktime_get_boot_fast_ns();
-			if (likely(local_cmpxchg(cur, old, old + len) == old)) {
-				*bufno = b;
-				return (u64 *)(c->rolling[b] + off);
-			}
-			continue;
+		if (likely(fxt_rolling_fits(c, old, len))) {
+			p = fxt_rolling_try(c, old, len, ts, bufno);
+			if (likely(p))
+				return p;
+			continue;	/* a nested writer moved on */
 		}
 		if (!fxt_rolling_switch(c, old))
 			return NULL;
@@ -364,7 +358,7 @@ void fxt_rolling_make_room(struct fxt_cpu *c, unsigned int len)
 {
 	long old = local_read(FXT_LOCAL(c->hdr->rolling_current));
 
-	if ((old & FXT_ROLLING_OFFSET_MASK) + len > c->rolling_size)
+	if (!fxt_rolling_fits(c, old, len))
 		fxt_rolling_switch(c, old);
 }
 

@@ -3,15 +3,18 @@
  * fxt_fastpath.h - the common case of a probe's write, inline.
  *
  * Every context switch looks up two threads and reserves, fills and
- * commits one record. Out of line, that was four calls and returns, each
- * an indirect jump that a TCG guest looks up and a real CPU predicts
- * through its return stack, for a few loads and stores each. Inline here
- * is only the case that needs nothing more: an indexed thread found in its
- * home slot; a record that fits the current rolling buffer, with no
- * window closed, the CPU not stopped, and no nested writer in between.
- * Anything else takes the out-of-line function, which checks everything
- * again from the start (fxt_tables.c, fxt_buffer.c): the fast path only
- * ever skips work whose outcome it has already seen.
+ * commits one record: out of line, four calls for a few loads and stores
+ * each. Inline here is only the case that needs nothing more: an indexed
+ * thread found in its home slot; a record that fits the current rolling
+ * buffer, with no trigger window open, no full durable buffer, and no
+ * nested writer in between. Anything else calls the out-of-line function
+ * (fxt_tables.c, fxt_buffer.c), which checks everything from the start.
+ *
+ * So when a nested writer (an interrupt's probe) moves the reserve word
+ * between the fast path's read and its cmpxchg, the retry checks the
+ * trigger window and the stopped CPU again: the record that lost the race
+ * is kept or dropped by the state the nested writer left (no record after
+ * a window it closed), where a retry inside the reserve loop kept it.
  */
 #ifndef _FXT_FASTPATH_H
 #define _FXT_FASTPATH_H
@@ -46,6 +49,34 @@ static inline u8 fxt_thread_ref(struct fxt_cpu *c, struct task_struct *p)
 	return fxt_thread_ref_slow(c, p);
 }
 
+/* Whether @len bytes fit the rolling buffer the reserve word @old is in. */
+static inline bool fxt_rolling_fits(const struct fxt_cpu *c, long old,
+				    unsigned int len)
+{
+	return (old & FXT_ROLLING_OFFSET_MASK) + len <= c->rolling_size;
+}
+
+/*
+ * One try at reserving @len bytes where the reserve word @old points (they
+ * fit): timestamp, then move the word on, unless a nested writer moved it
+ * since it was read. The clock is read after the word, so records with
+ * later offsets in a buffer never have earlier timestamps. Returns the
+ * record, or NULL when the word moved (read it again).
+ */
+static inline u64 *fxt_rolling_try(struct fxt_cpu *c, long old,
+				   unsigned int len, u64 *ts,
+				   unsigned int *bufno)
+{
+	local_t *cur = FXT_LOCAL(c->hdr->rolling_current);
+	unsigned int b = ((u64)old >> FXT_ROLLING_OFFSET_BITS) & 1;
+
+	*ts = ktime_get_boot_fast_ns();
+	if (unlikely(local_cmpxchg(cur, old, old + len) != old))
+		return NULL;
+	*bufno = b;
+	return (u64 *)(c->rolling[b] + (old & FXT_ROLLING_OFFSET_MASK));
+}
+
 /**
  * fxt_rolling_reserve() - reserve a rolling record and timestamp it
  * @c: this CPU's state; preemption disabled
@@ -62,19 +93,15 @@ static inline u8 fxt_thread_ref(struct fxt_cpu *c, struct task_struct *p)
 static inline u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len,
 				       u64 *ts, unsigned int *bufno)
 {
-	struct fxt_buffer_header *h = c->hdr;
-	local_t *cur = FXT_LOCAL(h->rolling_current);
-	long old = local_read(cur);
-	u64 off = old & FXT_ROLLING_OFFSET_MASK;
+	long old = local_read(FXT_LOCAL(c->hdr->rolling_current));
+	u64 *p;
 
-	if (likely(!READ_ONCE(fxt_session.trig.freeze_at) &&
-		   !(READ_ONCE(h->flags) & FXT_CPU_DURABLE_FULL) &&
-		   off + len <= c->rolling_size)) {
-		*ts = ktime_get_boot_fast_ns();
-		if (likely(local_cmpxchg(cur, old, old + len) == old)) {
-			*bufno = ((u64)old >> FXT_ROLLING_OFFSET_BITS) & 1;
-			return (u64 *)(c->rolling[*bufno] + off);
-		}
+	if (likely(!READ_ONCE(fxt_session.trig.freeze_at)) &&
+	    likely(!(READ_ONCE(c->hdr->flags) & FXT_CPU_DURABLE_FULL)) &&
+	    likely(fxt_rolling_fits(c, old, len))) {
+		p = fxt_rolling_try(c, old, len, ts, bufno);
+		if (likely(p))
+			return p;
 	}
 	return fxt_rolling_reserve_slow(c, len, ts, bufno);
 }
