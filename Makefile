@@ -14,7 +14,7 @@ export KVER KDIR
 	demo bench \
 	fuzz checkpatch sparse install module-install dkms-install \
 	package-test \
-	clean deps
+	clean distclean deps
 
 all: module userspace
 
@@ -128,9 +128,15 @@ dkms-install:
 package-test: userspace
 	scripts/package-test $(KVER)
 
+# clean keeps the kernel trees that take long to build: the debug kernel
+# (build/kdebug*, ~24 min) and LTTng's modules (build/lttng); distclean
+# removes them too. Kbuild's own clean would sweep them (scripts/module-clean).
 clean:
-	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	-$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/kmod clean 2>/dev/null
+	scripts/module-clean
 	$(MAKE) -C userspace clean
 	-$(MAKE) -C selftests clean
+	find build -mindepth 1 -maxdepth 1 ! -name 'kdebug*' ! -name lttng \
+		-exec rm -rf {} + 2>/dev/null || true
+
+distclean: clean
 	rm -rf build
