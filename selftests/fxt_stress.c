@@ -93,6 +93,11 @@ static void acct_free(struct archive_acct *a)
 }
 
 /*
+ * The records the event log has a counterpart of (evlog.bpf.h): wakeups,
+ * and the begins of interrupts (category "irq": argument "irq" for device
+ * handlers, "vector" for x86 vectors) and softirqs (category "softirq").
+ */
+/*
  * A softirq's vector: its begin's name (records.rst: named softirqs carry
  * no argument), else its "vector" argument. -1: neither.
  */
@@ -111,12 +116,6 @@ static int64_t softirq_vector(const struct fxt_record *rec)
 	return -1;
 }
 
-/*
- * The records the event log has a counterpart of (evlog.bpf.h): wakeups,
- * and the begins of interrupts (category "irq": argument "irq" for device
- * handlers, "vector" for x86 vectors) and softirqs (category "softirq",
- * by name: softirq_vector()).
- */
 static int evlog_record(struct archive_acct *a, const struct fxt_record *rec)
 {
 	int64_t vec;
