@@ -108,7 +108,9 @@ for n in 1 2; do
 		micro_parts+=" fxt-part$n"
 done
 [ -n "$micro_parts" ] || say "no bench/fxt-parts modules for $(uname -r): no fxt-part rows"
-swap_fxt() { rmmod fxt && insmod "$1"; }
+# Loads $1 as fxt whether or not an fxt is loaded, so that a part that
+# failed to load does not leave the rest of the bench without fxt.ko.
+swap_fxt() { rmmod fxt 2>/dev/null; insmod "$1"; }
 
 # nap SECONDS: sleep without a fork (read -t on a fifo nobody writes)
 mkfifo /tmp/nap.fifo
