@@ -238,9 +238,11 @@ static void fxt_irq_begin(struct fxt_cpu *c, enum fxt_irq_kind kind,
 static void fxt_irq_cut(struct fxt_cpu *c, struct fxt_irq_level *l,
 			unsigned int type)
 {
+	u16 arg = type == FXT_EVENT_DURATION_BEGIN ? l->arg_name : 0;
+
 	if (l->written)
 		l->written = fxt_write_irq_event(c, type, l->cat, l->name,
-						 l->inline_name, l->arg_name,
+						 l->inline_name, arg,
 						 l->arg_type, l->arg_value);
 }
 
@@ -311,9 +313,11 @@ static void fxt_probe_irq_exit(void *data, int irq, struct irqaction *action,
 {
 	struct fxt_cpu *c = fxt_this_cpu();
 
+	/* "handled" only when false: the common case costs no argument. */
 	if (c)
 		fxt_irq_end(c, FXT_IRQ_HANDLER, irq, FXT_S_IRQ, action->name,
-			    FXT_S_HANDLED, FXT_ARG_BOOL, ret != IRQ_NONE);
+			    ret == IRQ_NONE ? FXT_S_HANDLED : 0, FXT_ARG_BOOL,
+			    false);
 }
 
 static u16 fxt_softirq_name(unsigned int vec)
@@ -324,20 +328,23 @@ static u16 fxt_softirq_name(unsigned int vec)
 static void fxt_probe_softirq_entry(void *data, unsigned int vec)
 {
 	struct fxt_cpu *c = fxt_this_cpu();
+	u16 name = fxt_softirq_name(vec);
 
+	/* The name says which vector; a number without one says it. */
 	if (c)
-		fxt_irq_begin(c, FXT_IRQ_SOFTIRQ, vec, FXT_S_SOFTIRQ,
-			      fxt_softirq_name(vec), NULL, FXT_S_VECTOR,
-			      FXT_ARG_UINT32, vec);
+		fxt_irq_begin(c, FXT_IRQ_SOFTIRQ, vec, FXT_S_SOFTIRQ, name,
+			      NULL, name ? 0 : FXT_S_VECTOR, FXT_ARG_UINT32,
+			      vec);
 }
 
+/* Ends carry no argument: their begin's says it (records.rst). */
 static void fxt_probe_softirq_exit(void *data, unsigned int vec)
 {
 	struct fxt_cpu *c = fxt_this_cpu();
 
 	if (c)
 		fxt_irq_end(c, FXT_IRQ_SOFTIRQ, vec, FXT_S_SOFTIRQ, NULL,
-			    FXT_S_VECTOR, FXT_ARG_UINT32, vec);
+			    0, 0, 0);
 }
 
 /* x86 irq_vectors: data is the string index of the vector's name. */
@@ -357,7 +364,7 @@ static void fxt_probe_vector_exit(void *data, int vector)
 
 	if (c)
 		fxt_irq_end(c, FXT_IRQ_VECTOR, (u16)(uintptr_t)data, FXT_S_IRQ,
-			    NULL, FXT_S_VECTOR, FXT_ARG_INT32, vector);
+			    NULL, 0, 0, 0);
 }
 
 /* The x86 interrupt vectors that bypass irq_handler_entry. */

@@ -495,13 +495,13 @@ void fxt_write_trigger(struct fxt_cpu *c, struct task_struct *p, u32 kind,
 
 /**
  * fxt_write_irq_event() - a duration begin or end event on the CPU's
- * interrupt pseudo-thread with one 32-bit argument
+ * interrupt pseudo-thread, with one 32-bit argument or none
  * @c: this CPU; interrupts off
  * @type: FXT_EVENT_DURATION_BEGIN or FXT_EVENT_DURATION_END
  * @cat: the category's string index
  * @name: a string index of this CPU, or 0
  * @inline_name: written inline when @name is 0 (if not NULL)
- * @arg_name: the argument's string index
+ * @arg_name: the argument's string index; 0: no argument
  * @arg_type: FXT_ARG_INT32, FXT_ARG_UINT32 or FXT_ARG_BOOL
  * @arg_value: the argument
  *
@@ -511,7 +511,7 @@ bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
 			 u16 name, const char *inline_name, u16 arg_name,
 			 unsigned int arg_type, u32 arg_value)
 {
-	unsigned int len = 0, words, bufno;
+	unsigned int len = 0, nargs = arg_name ? 1 : 0, words, bufno;
 	u64 ts, *p;
 
 	if (!name && inline_name) {
@@ -519,15 +519,16 @@ bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
 		if (len)
 			name = fxt_inline_string_ref(len);
 	}
-	words = 3 + FXT_WORDS(len);
+	words = 2 + FXT_WORDS(len) + nargs;
 	p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
 	if (!p)
 		return false;
-	p[0] = fxt_event_header(words, type, 1, FXT_IRQ_THREAD_INDEX, cat,
+	p[0] = fxt_event_header(words, type, nargs, FXT_IRQ_THREAD_INDEX, cat,
 				name);
 	p[1] = ts;
 	p = fxt_put_stream(p + 2, inline_name, len);
-	p[0] = fxt_arg_header(arg_type, 1, arg_name, arg_value);
+	if (nargs)
+		p[0] = fxt_arg_header(arg_type, 1, arg_name, arg_value);
 	fxt_rolling_commit(c, words * 8, bufno);
 	return true;
 }

@@ -93,12 +93,33 @@ static void acct_free(struct archive_acct *a)
 }
 
 /*
+ * A softirq's vector: its begin's name (records.rst: named softirqs carry
+ * no argument), else its "vector" argument. -1: neither.
+ */
+static int64_t softirq_vector(const struct fxt_record *rec)
+{
+	static const char *const names[] = {
+		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
+		"TASKLET", "SCHED", "HRTIMER", "RCU",
+	};
+
+	for (unsigned int v = 0; v < sizeof(names) / sizeof(names[0]); v++)
+		if (fxtread_str_is(&rec->u.event.name, names[v]))
+			return v;
+	if (rec->nargs >= 1 && fxtread_str_is(&rec->args[0].name, "vector"))
+		return rec->args[0].v.u32;
+	return -1;
+}
+
+/*
  * The records the event log has a counterpart of (evlog.bpf.h): wakeups,
  * and the begins of interrupts (category "irq": argument "irq" for device
- * handlers, "vector" for x86 vectors) and softirqs (category "softirq").
+ * handlers, "vector" for x86 vectors) and softirqs (category "softirq",
+ * by name: softirq_vector()).
  */
 static int evlog_record(struct archive_acct *a, const struct fxt_record *rec)
 {
+	int64_t vec;
 	uint32_t kind;
 
 	if (rec->type == FXT_REC_SCHED &&
@@ -107,11 +128,18 @@ static int evlog_record(struct archive_acct *a, const struct fxt_record *rec)
 			       rec->ts_ns, EVLOG_WAKING,
 			       (uint32_t)rec->u.wakeup.tid);
 	if (rec->type != FXT_REC_EVENT ||
-	    rec->subtype != FXT_EVENT_DURATION_BEGIN || rec->nargs < 1)
+	    rec->subtype != FXT_EVENT_DURATION_BEGIN)
 		return 0;
-	if (fxtread_str_is(&rec->u.event.category, "softirq"))
-		kind = EVLOG_SOFTIRQ;
-	else if (!fxtread_str_is(&rec->u.event.category, "irq"))
+	if (fxtread_str_is(&rec->u.event.category, "softirq")) {
+		vec = softirq_vector(rec);
+		if (vec < 0)
+			return 0;
+		return seq_add(&a->seq[rec->provider][evlog_class_of(EVLOG_SOFTIRQ)],
+			       rec->ts_ns, EVLOG_SOFTIRQ, (uint32_t)vec);
+	}
+	if (rec->nargs < 1)
+		return 0;
+	if (!fxtread_str_is(&rec->u.event.category, "irq"))
 		return 0;
 	else if (fxtread_str_is(&rec->args[0].name, "irq"))
 		kind = EVLOG_IRQ;

@@ -203,7 +203,7 @@ static void chunk(struct fxt_writer *w, struct cpu *c, unsigned int cpu)
 					    IRQ_TID(cpu));
 			W(fxt_write_wakeup_args(w, cpu, c->ts, woken, a, 2));
 		} else if (pick < 930) {
-			/* Hard interrupt: begin (irq int32), end (handled bool). */
+			/* Hard interrupt: begin (irq int32), end (handled: no arg). */
 			unsigned int h = (unsigned int)((r >> 16) % NHANDLERS);
 			struct fxt_arg a = fxt_arg_i32(fxt_str_index(S_IRQARG), (int32_t)(h + 16));
 
@@ -211,19 +211,17 @@ static void chunk(struct fxt_writer *w, struct cpu *c, unsigned int cpu)
 					  fxt_str_index(S_IRQ), fxt_str_index((uint16_t)(S_HANDLERS + h)),
 					  &a, 1, 0));
 			c->ts += 500 + (r >> 50) % 5000;
-			a = fxt_arg_bool(fxt_str_index(S_HANDLED), true);
 			W(fxt_write_event(w, FXT_EVENT_DURATION_END, c->ts, fxt_thread_index(1),
 					  fxt_str_index(S_IRQ), fxt_str_index((uint16_t)(S_HANDLERS + h)),
-					  &a, 1, 0));
+					  NULL, 0, 0));
 			n++;
 		} else if (pick < 995) {
-			/* Softirq: begin (vector uint32), end. */
+			/* Softirq: begin, end; the name says the vector. */
 			unsigned int v = (unsigned int)((r >> 16) % NSOFTIRQS);
 			uint16_t name = (uint16_t)(S_HANDLERS + NHANDLERS + v);
-			struct fxt_arg a = fxt_arg_u32(fxt_str_index(S_VECTOR), v);
 
 			W(fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, c->ts, fxt_thread_index(1),
-					  fxt_str_index(S_SOFTIRQ), fxt_str_index(name), &a, 1, 0));
+					  fxt_str_index(S_SOFTIRQ), fxt_str_index(name), NULL, 0, 0));
 			c->ts += 1000 + (r >> 50) % 20000;
 			W(fxt_write_event(w, FXT_EVENT_DURATION_END, c->ts, fxt_thread_index(1),
 					  fxt_str_index(S_SOFTIRQ), fxt_str_index(name), NULL, 0, 0));
