@@ -238,11 +238,11 @@ static void fxt_irq_begin(struct fxt_cpu *c, enum fxt_irq_kind kind,
 static void fxt_irq_cut(struct fxt_cpu *c, struct fxt_irq_level *l,
 			unsigned int type)
 {
-	u16 arg = type == FXT_EVENT_DURATION_BEGIN ? l->arg_name : 0;
+	u16 arg_name = type == FXT_EVENT_DURATION_BEGIN ? l->arg_name : 0;
 
 	if (l->written)
 		l->written = fxt_write_irq_event(c, type, l->cat, l->name,
-						 l->inline_name, arg,
+						 l->inline_name, arg_name,
 						 l->arg_type, l->arg_value);
 }
 

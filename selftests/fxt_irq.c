@@ -33,6 +33,7 @@
 
 #include "kselftest_harness.h"
 #include "collector.h"
+#include "linux_names.h"
 #include "need_archive.h"
 #include "records.h"
 #include "libfxt.h"
@@ -45,18 +46,6 @@
 #define MODPROBE	"/sbin/modprobe"
 #define MAX_PROV	256
 #define FRAMES		64	/* above the module's FXT_IRQ_MAX_DEPTH (16) */
-
-static const char *const vector_names[] = {
-	"local_timer", "reschedule", "call_function", "call_function_single",
-	"irq_work", "x86_platform_ipi", "spurious_apic", "error_apic",
-	"thermal_apic", "threshold_apic", "deferred_error_apic",
-};
-
-/* Linux's softirq_to_name[], indexed by vector. */
-static const char *const softirq_names[] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
-	"SCHED", "HRTIMER", "RCU",
-};
 
 struct prov_check {
 	bool seen;
@@ -91,10 +80,7 @@ static struct {
 
 static bool is_vector(const char *name)
 {
-	for (size_t i = 0; i < sizeof(vector_names) / sizeof(vector_names[0]); i++)
-		if (!strcmp(name, vector_names[i]))
-			return true;
-	return false;
+	return linux_is_x86_vector(name);
 }
 
 static bool is_irq_cat(const struct records_event *e)
@@ -664,13 +650,11 @@ TEST(softirq_names_say_the_vector)
 	NEED_ARCHIVE();
 	for (size_t i = 0; i < R.a.nev; i++) {
 		const struct records_event *e = &R.a.ev[i];
-		size_t k = 0;
 
 		if (strcmp(e->category, "softirq"))
 			continue;
-		while (k < 10 && strcmp(e->name, softirq_names[k]))
-			k++;
-		if ((k == 10 || e->nargs != 0) && bad++ < 5)
+		if ((linux_softirq_vector(e->name) < 0 || e->nargs != 0) &&
+		    bad++ < 5)
 			TH_LOG("softirq \"%s\" at 0x%llx: %u arguments",
 			       e->name, (unsigned long long)e->offset, e->nargs);
 	}

@@ -47,6 +47,7 @@
 
 #include "evlog.h"
 #include "collector.h"
+#include "linux_names.h"
 #include "fxtread.h"
 #include "dump.h"
 #include "kfile.h"
@@ -98,14 +99,9 @@ static void acct_free(struct archive_acct *a)
  */
 static int64_t softirq_vector(const struct fxt_record *rec)
 {
-	static const char *const names[] = {
-		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
-		"TASKLET", "SCHED", "HRTIMER", "RCU",
-	};
-
-	for (unsigned int v = 0; v < sizeof(names) / sizeof(names[0]); v++)
-		if (fxtread_str_is(&rec->u.event.name, names[v]))
-			return v;
+	for (size_t v = 0; v < linux_nr_softirqs; v++)
+		if (fxtread_str_is(&rec->u.event.name, linux_softirq_names[v]))
+			return (int64_t)v;
 	if (rec->nargs >= 1 && fxtread_str_is(&rec->args[0].name, "vector"))
 		return rec->args[0].v.u32;
 	return -1;
