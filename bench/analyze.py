@@ -399,6 +399,52 @@ if lst.startswith("ok: "):
 else:
     L.append("\nLTTng: " + lst + ".")
 
+
+def kind_parts(w, t="fxt-all"):
+    """medians over runs of fxt's records by kind (bench/fxtcount.c);
+    None when the run predates these columns"""
+    rs = [r for r in runs.get((w, t), []) if num(r.get("wakeups")) is not None]
+    if not rs:
+        return None
+    out = {}
+    for k in ("events", "switches", "sw_bytes", "wakeups", "wk_bytes",
+              "ev_records", "ev_bytes", "other_bytes", "out_bytes"):
+        out[k] = med([num(r[k]) for r in rs if num(r.get(k)) is not None])
+    # a lower bound (Documentation/performance.rst, Findings): switch 16
+    # (header, time), wakeup 40 (header, time, woken koid, waker koid
+    # argument: no weight), an interrupt's begin and end as one 24-byte
+    # duration-complete event (12 per record: no argument, name by index)
+    fl = [(16 * num(r["switches"]) + 40 * num(r["wakeups"]) +
+           12 * num(r["ev_records"]) + num(r["other_bytes"])) / num(r["events"])
+          for r in rs if num(r.get("events"))]
+    out["floor"] = med(fl)
+    return out
+
+
+parts = {w: kind_parts(w) for w in WORKLOADS}
+if any(parts.values()):
+    L.append("\n## fxt's bytes by record kind (fxt-all)\n")
+    L.append("Medians over the fxt-all runs (bench/fxtcount.c). B/ev: archive "
+             "bytes per event fxt counted. floor: a lower bound, the same "
+             "records at the least the format allows with Perfetto still drawing "
+             "them and naming each wakeup's waker (switch 16 bytes, wakeup 40: no "
+             "weight; an interrupt's begin and end as one 24-byte complete "
+             "event, no argument), names and metadata as measured.\n")
+    L.append("| workload | events | switches | B/switch | wakeups | B/wakeup | "
+             "irq records | B/irq record | names, metadata bytes | B/ev | floor B/ev |")
+    L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for w in WORKLOADS:
+        p = parts[w]
+        if not p:
+            continue
+        def per(b, n):
+            return p[b] / p[n] if p[b] is not None and p[n] else None
+        L.append(f"| {w} | {fmt(p['events'])} | {fmt(p['switches'])} | "
+                 f"{fmt(per('sw_bytes', 'switches'), 1)} | {fmt(p['wakeups'])} | "
+                 f"{fmt(per('wk_bytes', 'wakeups'), 1)} | {fmt(p['ev_records'])} | "
+                 f"{fmt(per('ev_bytes', 'ev_records'), 1)} | {fmt(p['other_bytes'])} | "
+                 f"{fmt(per('out_bytes', 'events'), 1)} | {fmt(p['floor'], 1)} |")
+
 if keep:
     L.append("\n## Streaming keep-up run\n")
     L.append("The fastest-switching load of the guest (each candidate 20000 round "
