@@ -414,8 +414,11 @@ void fxt_write_switch_to_idle(struct fxt_cpu *c)
  */
 u64 fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued)
 {
-	const unsigned int words = 6;
-	u64 waker, ts, *w;
+	u32 weight = queued ? FXT_WEIGHT_NO_STATE_CHANGE : fxt_prio(p);
+	/* nice 0, the common case, goes without its weight (format.h) */
+	bool dflt = weight == FXT_WAKEUP_WEIGHT_DEFAULT;
+	unsigned int words = dflt ? 5 : 6;
+	u64 waker, ts, *w, *arg;
 	unsigned int bufno;
 
 	/*
@@ -438,13 +441,14 @@ u64 fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued)
 	w = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
 	if (!w)
 		return 0;
-	w[0] = fxt_wakeup_header(words, 2, c->cpu);
+	w[0] = fxt_wakeup_header(words, dflt ? 1 : 2, c->cpu);
 	w[1] = ts;
 	w[2] = p->pid;
-	w[3] = fxt_arg_header(FXT_ARG_INT32, 1, FXT_S_WEIGHT,
-			      queued ? FXT_WEIGHT_NO_STATE_CHANGE : fxt_prio(p));
-	w[4] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_S_WAKER, 0);
-	w[5] = waker;
+	arg = &w[3];
+	if (!dflt)
+		*arg++ = fxt_arg_header(FXT_ARG_INT32, 1, FXT_S_WEIGHT, weight);
+	arg[0] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_S_WAKER, 0);
+	arg[1] = waker;
 	fxt_rolling_commit(c, words * 8, bufno);
 	return ts;
 }

@@ -715,6 +715,72 @@ TEST(priority_inheritance_boost_is_recorded)
 }
 
 /*
+ * A wakeup carries the woken thread's FXT priority as "weight", except at
+ * nice 0 (FXT_WAKEUP_WEIGHT_DEFAULT, 20): that one goes unsaid and the
+ * record is 5 words, not 6 (records.rst, "Thread wakeup"). A wakeup that
+ * changes no state says so with FXT_WEIGHT_NO_STATE_CHANGE whatever the
+ * priority. So every worker's wakeups after its change carry its weight
+ * (or more, while boosted), the nice 0 worker's none, and no wakeup at
+ * all writes the default out.
+ */
+TEST(wakeup_weight_follows_policy)
+{
+	const int32_t unchanged = (int32_t)FXT_WEIGHT_NO_STATE_CHANGE;
+	uint64_t explicit_default = 0, bad_size = 0;
+
+	NEED_ARCHIVE();
+	ASSERT_LT(0, R.a.nwk) TH_LOG("no wakeups at all");
+	for (size_t i = 0; i < R.a.nwk; i++) {
+		const struct records_wakeup *w = &R.a.wk[i];
+
+		if (w->has_weight && w->weight == FXT_WAKEUP_WEIGHT_DEFAULT &&
+		    explicit_default++ < 3)
+			TH_LOG("wakeup at 0x%llx: weight %d written out",
+			       (unsigned long long)w->offset, w->weight);
+		if (w->words != (w->has_weight ? 6 : 5) && bad_size++ < 3)
+			TH_LOG("wakeup at 0x%llx: %u words, %s weight",
+			       (unsigned long long)w->offset, w->words,
+			       w->has_weight ? "with" : "without");
+	}
+	EXPECT_EQ(0, explicit_default);
+	EXPECT_EQ(0, bad_size);
+	for (int t = 0; t < NR_T; t++) {
+		const struct worker *wk = &R.w[t];
+		const unsigned int want = spec[t].fxt_prio;
+		uint64_t n = 0, exact = 0, wrong = 0;
+
+		if (wk->err)
+			continue;
+		for (size_t i = 0; i < R.a.nwk; i++) {
+			const struct records_wakeup *w = &R.a.wk[i];
+			int32_t weight;
+
+			if (w->ts < wk->t_set || w->tid != (uint64_t)wk->tid)
+				continue;
+			weight = w->has_weight ? w->weight : FXT_WAKEUP_WEIGHT_DEFAULT;
+			if (weight == unchanged)
+				continue;
+			n++;
+			if (weight == (int32_t)want && w->has_weight == (want != FXT_WAKEUP_WEIGHT_DEFAULT))
+				exact++;
+			else if (weight < (int32_t)want && wrong++ < 3)
+				TH_LOG("%s (tid %d): wakeup at 0x%llx with weight %d%s",
+				       spec[t].what, wk->tid,
+				       (unsigned long long)w->offset, weight,
+				       w->has_weight ? "" : " (none written)");
+		}
+		EXPECT_LE(NR_SLEEPS / 2, n)
+			TH_LOG("%s (tid %d): only %llu wakeups after the change",
+			       spec[t].what, wk->tid, (unsigned long long)n);
+		EXPECT_EQ(0, wrong) TH_LOG("%s: below FXT priority %u", spec[t].what, want);
+		EXPECT_LT(n / 2, exact)
+			TH_LOG("%s: %llu of %llu wakeups with weight %u",
+			       spec[t].what, (unsigned long long)exact,
+			       (unsigned long long)n, want);
+	}
+}
+
+/*
  * No wakeup names koid 0 (the idle task) as its waker: a wakeup from idle
  * outside interrupts is the CPU's, written as its interrupt pseudo-thread.
  */

@@ -134,6 +134,15 @@ enum fxt_metadata_type {
  */
 #define FXT_WEIGHT_NO_STATE_CHANGE	0x80000000u
 
+/*
+ * The FXT priority of a thread at nice 0 (140 - prio 120), by far the most
+ * common: a thread wakeup whose woken thread has it carries no "weight"
+ * argument (40 bytes instead of 48), and a wakeup without one means it
+ * (Documentation/records.rst, "Thread wakeup"). Perfetto's importer reads
+ * a missing weight as 0, which it treats like any weight but INT32_MIN.
+ */
+#define FXT_WAKEUP_WEIGHT_DEFAULT	20
+
 /* Provider event ids (provider event metadata [52..55]). */
 #define FXT_PROVIDER_EVENT_BUFFER_FULL	0
 

@@ -113,6 +113,8 @@ static void load_wakeup(struct records *a, const struct fxt_record *rec)
 	w->cpu = rec->u.wakeup.cpu;
 	w->ts = rec->ts;
 	w->tid = rec->u.wakeup.tid;
+	w->nargs = rec->nargs;
+	w->words = (uint16_t)rec->nwords;
 	for (unsigned int i = 0; i < rec->nargs; i++) {
 		const struct fxt_arg *arg = &rec->args[i];
 		char an[32];
@@ -121,6 +123,10 @@ static void load_wakeup(struct records *a, const struct fxt_record *rec)
 		if (!strcmp(an, "waker") && arg->type == FXT_ARG_KOID) {
 			w->has_waker = true;
 			w->waker = arg->v.koid;
+		}
+		if (!strcmp(an, "weight") && arg->type == FXT_ARG_INT32) {
+			w->has_weight = true;
+			w->weight = arg->v.i32;
 		}
 	}
 }

@@ -58,6 +58,10 @@ struct records_wakeup {
 	uint64_t tid;			/* woken thread */
 	bool has_waker;			/* a "waker" argument of type koid */
 	uint64_t waker;
+	bool has_weight;		/* a "weight" argument of type int32 */
+	int32_t weight;
+	uint8_t nargs;			/* arguments of any name */
+	uint16_t words;			/* the record's size */
 };
 
 struct records_event {

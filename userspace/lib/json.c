@@ -481,7 +481,7 @@ static void on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts)
 	struct outbuf *o = j->o;
 	struct jthread *t, *w = NULL;
 	uint64_t waker = 0;
-	bool have_waker = false;
+	bool have_waker = false, have_weight = false;
 	unsigned int i;
 
 	for (i = 0; i < rec->nargs; i++) {
@@ -491,6 +491,8 @@ static void on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts)
 			waker = a->v.koid;
 			have_waker = true;
 		}
+		if (NAME_IS(a->name, FXT_ARG_NAME_WEIGHT))
+			have_weight = true;
 	}
 	/* Create the waker first: looking it up again then cannot move t. */
 	if (have_waker && !thread_ref(j, waker, 0, false))
@@ -509,6 +511,11 @@ static void on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts)
 	put_where(j, 'i', ts, t->pid, t->tid);
 	OB_LIT(o, ",\"s\":\"t\",\"args\":{\"cpu\":");
 	ob_u64(o, rec->cpu);
+	/* A wakeup without "weight" has the default one (records.rst). */
+	if (!have_weight) {
+		OB_LIT(o, ",\"weight\":");
+		ob_u64(o, FXT_WAKEUP_WEIGHT_DEFAULT);
+	}
 	if (rec->nargs) {
 		ob_putc(o, ',');
 		put_arg_members(o, rec, false);

@@ -192,7 +192,10 @@ int fxt_write_switch_wide(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
 int fxt_write_wakeup_args(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
 			  uint64_t woken_tid, const struct fxt_arg *args,
 			  unsigned int nargs);
-/* Thread wakeup as records.rst writes it: "weight" int32 and "waker" koid. */
+/*
+ * Thread wakeup as records.rst writes it: "weight" int32 (left out when it
+ * is FXT_WAKEUP_WEIGHT_DEFAULT, nice 0) and "waker" koid.
+ */
 int fxt_write_wakeup(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
 		     uint64_t woken_tid, int32_t weight, uint64_t waker_tid);
 

@@ -668,10 +668,13 @@ int fxt_write_wakeup(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
 		     uint64_t woken_tid, int32_t weight, uint64_t waker_tid)
 {
 	struct fxt_arg a[2];
+	unsigned int n = 0;
 
-	a[0] = fxt_arg_i32(fxt_str(FXT_ARG_NAME_WEIGHT), weight);
-	a[1] = fxt_arg_koid(fxt_str(FXT_ARG_NAME_WAKER), waker_tid);
-	return fxt_write_wakeup_args(w, cpu, ts, woken_tid, a, 2);
+	/* the default weight goes unsaid, as fxt.ko writes it (format.h) */
+	if (weight != FXT_WAKEUP_WEIGHT_DEFAULT)
+		a[n++] = fxt_arg_i32(fxt_str(FXT_ARG_NAME_WEIGHT), weight);
+	a[n++] = fxt_arg_koid(fxt_str(FXT_ARG_NAME_WAKER), waker_tid);
+	return fxt_write_wakeup_args(w, cpu, ts, woken_tid, a, n);
 }
 
 int fxt_write_blob(struct fxt_writer *w, struct fxt_str name, unsigned int blob_type,
