@@ -16,11 +16,14 @@
  * again, and the handler removed. The module counts its handler's runs
  * under each name, and the
  * archive must hold exactly as many irq begin events named "fxtq-old" and
- * "fxtq-new" (the tracepoint fires once per run).
+ * "fxtq-new" (the tracepoint fires once per run). The handler returns
+ * IRQ_NONE, so each of its ends must say "handled" false: the one end
+ * argument fxt writes (records.rst).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +175,27 @@ static long begins_named(const char *name, int cpu)
 	return n;
 }
 
+/*
+ * irq end events named name that say "handled" false, the one argument an
+ * end carries (records.rst), and those that say nothing.
+ */
+static void ends_named(const char *name, long *unhandled, long *plain)
+{
+	*unhandled = *plain = 0;
+	for (size_t i = 0; i < R.a.nev; i++) {
+		const struct records_event *e = &R.a.ev[i];
+
+		if (e->event_type != FXT_EVENT_DURATION_END ||
+		    strcmp(e->category, "irq") || strcmp(e->name, name))
+			continue;
+		if (e->nargs == 1 && e->arg_type == FXT_ARG_BOOL &&
+		    !strcmp(e->arg_name, "handled") && e->arg_value == 0)
+			(*unhandled)++;
+		else if (!e->nargs)
+			(*plain)++;
+	}
+}
+
 SCENARIO_AND_ARCHIVE_CASES()
 
 /* The scenario did what it is for: the handler ran under both names. */
@@ -193,6 +217,46 @@ TEST(new_name_events_match_new_handler_runs)
 	NEED_ARCHIVE();
 	EXPECT_EQ(R.calls[1], begins_named(names[1], -1))
 		TH_LOG("the new handler's events were named \"%s\"?", names[0]);
+}
+
+/*
+ * Whether the kernel runs device interrupt handlers in threads: always on
+ * PREEMPT_RT (/sys/kernel/realtime), with "threadirqs" elsewhere.
+ */
+static bool handlers_threaded(void)
+{
+	char cmdline[4096];
+
+	if (kfile_long("/sys/kernel/realtime") == 1)
+		return true;
+	return !kfile_read("/proc/cmdline", cmdline, sizeof(cmdline)) &&
+	       strstr(cmdline, "threadirqs");
+}
+
+/*
+ * The test module's handler returns IRQ_NONE every time it runs: each of
+ * its ends says "handled" false, and none goes without (a handled end has
+ * no argument, so an end that lost its argument would read as handled).
+ * Where handlers run in threads, the tracepoints time the primary handler
+ * the kernel put in front of it, which only wakes the thread
+ * (IRQ_WAKE_THREAD): handled, so every end goes without (records.rst).
+ */
+TEST(unhandled_ends_say_so)
+{
+	bool threaded = handlers_threaded();
+
+	NEED_ARCHIVE();
+	TH_LOG("interrupt handlers %s", threaded ? "threaded" : "in hard interrupt context");
+	for (int k = 0; k < 2; k++) {
+		long unhandled, plain;
+
+		ends_named(names[k], &unhandled, &plain);
+		EXPECT_EQ(threaded ? 0 : R.calls[k], unhandled)
+			TH_LOG("%s: %ld runs, %ld ends with handled=false", names[k],
+			       R.calls[k], unhandled);
+		EXPECT_EQ(threaded ? begins_named(names[k], -1) : 0, plain)
+			TH_LOG("%s: %ld ends without \"handled\"", names[k], plain);
+	}
 }
 
 int main(int argc, char **argv)
