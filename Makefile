@@ -11,7 +11,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KVER KDIR
 
 .PHONY: all module userspace selftests check check-debug unit-test vmtest \
-	demo bench \
+	demo bench docs-check \
 	fuzz checkpatch sparse install module-install dkms-install \
 	package-test \
 	clean distclean deps
@@ -61,6 +61,7 @@ KVERS ?= default 6.12-rt
 check: deps
 	$(MAKE) all
 	$(MAKE) unit-test
+	scripts/docs-check
 	$(MAKE) package-test
 	scripts/vm/matrix $(KVERS)
 
@@ -80,6 +81,9 @@ bench:
 
 fuzz:
 	$(MAKE) -C userspace fuzz FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60)
+
+docs-check:
+	scripts/docs-check
 
 checkpatch:
 	scripts/kselftest-headers
