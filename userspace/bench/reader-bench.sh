@@ -140,7 +140,7 @@ agree=$(awk -F, '
 		print same, n
 	}' "$TMP/fxt.csv" "$TMP/tp.csv")
 echo
-echo "Perfetto: $P, $(($(wc -c <"$P") / 1048576)) MiB. Run time of every thread, best of $REPS runs each:"
+echo "Perfetto: $(basename "$P"), $(($(wc -c <"$P") / 1048576)) MiB. Run time of every thread, best of $REPS runs each:"
 echo
 echo "| reader | wall s | CPU s | peak RSS MiB |"
 echo "| --- | ---: | ---: | ---: |"
