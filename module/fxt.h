@@ -15,6 +15,8 @@
  *   fxt_names.c    kernel object records: start snapshot, fork, rename
  *   fxt_probes.c   tracepoint lookup, registration and the probes
  *   fxt_triggers.c latency triggers: measure in the probes, freeze the window
+ *   fxt_hotplug.c  the switch a CPU going offline does not trace
+ *   fxt_mem.c      every allocation, charged to the caller's cgroup, counted
  */
 #ifndef _FXT_INTERNAL_H
 #define _FXT_INTERNAL_H
@@ -333,6 +335,8 @@ const char *fxt_const_string(unsigned int index);
 void fxt_mem_account(long bytes);
 void *fxt_kvcalloc(size_t n, size_t size);
 void fxt_kvfree(void *p, size_t bytes);
+struct fxt_cpu *fxt_cpu_alloc(unsigned int cpu);
+void fxt_cpu_free(struct fxt_cpu *c);
 bool fxt_mem_affordable(u64 bytes);
 void *fxt_region_alloc(unsigned int cpu, unsigned long bytes,
 		       struct page ***pages);

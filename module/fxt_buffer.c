@@ -34,6 +34,7 @@
 #include <linux/timekeeping.h>
 #include <linux/overflow.h>
 #include <linux/nospec.h>
+#include <linux/sched/signal.h>
 #include <asm/local.h>
 #include "fxt.h"
 #include "fxt_fastpath.h"
@@ -49,6 +50,17 @@
 #define FXT_MAX_DURABLE		(4u << 20)
 
 static void fxt_save_work_fn(struct irq_work *work);
+
+/*
+ * The smallest region: FXT_BUFFER_SIZE_MIN, and never less than four pages
+ * (the header page, and three for a durable and two rolling buffers of at
+ * least FXT_MIN_ROLLING each), so that a kernel with 64 KiB pages lays out
+ * no buffer past its region.
+ */
+static u64 fxt_buffer_size_min(void)
+{
+	return max_t(u64, FXT_BUFFER_SIZE_MIN, 4 * PAGE_SIZE);
+}
 
 static void fxt_flag_set(struct fxt_cpu *c, u64 flag)
 {
@@ -125,16 +137,22 @@ int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size)
 	BUILD_BUG_ON(sizeof(local_t) != sizeof(__u64));
 	BUILD_BUG_ON(sizeof(struct fxt_buffer_header) > PAGE_SIZE);
 
-	if (size < FXT_BUFFER_SIZE_MIN || size > FXT_BUFFER_SIZE_MAX ||
+	if (size < fxt_buffer_size_min() || size > FXT_BUFFER_SIZE_MAX ||
 	    !PAGE_ALIGNED(size))
 		return -EINVAL;
+	/*
+	 * No subtraction below can wrap, whatever the page size: size is at
+	 * least four pages (avail: three), durable_size is checked against
+	 * avail before it is subtracted from it, and each term is bounded
+	 * (FXT_BUFFER_SIZE_MAX) so that no addition can overflow either.
+	 */
 	avail = size - PAGE_SIZE;
 	if (!durable_size)
 		durable_size = clamp_t(u64, avail / 8, FXT_MIN_DURABLE,
 				       FXT_MAX_DURABLE) & ~15ull;
-	/* avail >= 60K: the subtraction cannot wrap, an addition could. */
 	if (durable_size & 7 || durable_size < FXT_MIN_ROLLING ||
-	    durable_size > avail - 2 * FXT_MIN_ROLLING)
+	    durable_size > avail ||
+	    avail - durable_size < 2 * FXT_MIN_ROLLING)
 		return -EINVAL;
 	rolling = ((avail - durable_size) / 2) & ~7ull;
 	if (check_mul_overflow(size, (u64)nr_cpu_ids, &total))
@@ -148,21 +166,26 @@ int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size)
 	s->cpus = fxt_kvcalloc(nr_cpu_ids, sizeof(*s->cpus));
 	if (!s->cpus)
 		goto out_mask;
+	/*
+	 * The CPUs present now get buffers. Hotplug is held off only while
+	 * they are counted, not while their pages are allocated (seconds for
+	 * gigabytes): a CPU that goes offline meanwhile keeps its buffers, one
+	 * added meanwhile has none, as one added after INITIALIZE.
+	 */
 	cpus_read_lock();
-	if (!fxt_mem_affordable(size * num_present_cpus()))
+	cpumask_copy(s->traced, cpu_present_mask);
+	cpus_read_unlock();
+	if (!fxt_mem_affordable(size * cpumask_weight(s->traced)))
 		goto out;
-	for_each_present_cpu(cpu) {
+	for_each_cpu(cpu, s->traced) {
 		struct fxt_cpu *c;
 		u8 *base;
 
-		c = kzalloc_node(sizeof(*c), GFP_KERNEL_ACCOUNT,
-				 cpu_to_node(cpu));
+		c = fxt_cpu_alloc(cpu);
 		if (!c)
 			goto out;
-		fxt_mem_account(sizeof(*c));
 		c->cpu = cpu;
 		s->cpus[cpu] = c;
-		cpumask_set_cpu(cpu, s->traced);
 		base = fxt_region_alloc(cpu, size, &c->pages);
 		if (!base)
 			goto out;
@@ -172,7 +195,9 @@ int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size)
 		per_cpu(fxt_untraced, cpu) = 0;
 	ret = 0;
 out:
-	cpus_read_unlock();
+	/* A fatal signal cut the allocation short: say so, not ENOMEM. */
+	if (ret && fatal_signal_pending(current))
+		ret = -EINTR;
 	if (ret) {
 		fxt_buffers_free(s);
 		return ret;
@@ -196,11 +221,12 @@ void fxt_buffers_free(struct fxt_session *s)
 	for_each_cpu(cpu, s->traced) {
 		struct fxt_cpu *c = s->cpus[cpu];
 
+		if (!c)
+			continue;	/* an allocation failed before it */
 		/* A stop, or a start that failed, synced them: say so if not. */
 		WARN_ON_ONCE(c->hdr && irq_work_is_busy(&c->save_work));
 		fxt_region_free(c->hdr, c->pages, s->cpu_stride);
-		kfree(c);
-		fxt_mem_account(-(long)sizeof(*c));
+		fxt_cpu_free(c);
 	}
 	fxt_kvfree(s->cpus, nr_cpu_ids * sizeof(*s->cpus));
 	s->cpus = NULL;
@@ -256,6 +282,20 @@ void fxt_buffers_clear(struct fxt_session *s, bool durable_too)
 	smp_wmb();
 }
 
+/* Circular mode cannot keep a record that refers to a lost durable one. */
+static bool fxt_cpu_stopped(struct fxt_cpu *c)
+{
+	return unlikely(READ_ONCE(c->hdr->flags) & FXT_CPU_DURABLE_FULL) &&
+	       c->hdr->mode == FXT_MODE_CIRCULAR;
+}
+
+/* A trigger's window closed: the buffers keep what they hold. */
+static bool fxt_window_closed(void)
+{
+	return unlikely(READ_ONCE(fxt_session.trig.freeze_at)) &&
+	       fxt_trig_frozen();
+}
+
 /*
  * Roll from the full current buffer to the other one. @old is the reserve
  * word the caller found full. Returns true when the caller should retry,
@@ -280,17 +320,13 @@ static bool fxt_rolling_switch(struct fxt_cpu *c, long old)
 	if (local_read(cur) != old)
 		goto out;		/* a nested writer moved on: retry */
 	/*
-	 * Circular mode reuses the other buffer. A writer this one interrupted
-	 * may still hold a reservation there, from before the last roll (the
-	 * nested writers since then filled a whole buffer: an interrupt whose
-	 * softirqs wake many tasks while a fork's name is being written).
-	 * Emptying it would let new records overwrite that one and its commit
-	 * count in the next generation's: drop this record instead (counted),
-	 * as LTTng refuses such a switch, until the interrupted writer commits.
+	 * A circular CPU whose trigger window closed, or that stopped (its
+	 * durable buffer is full), never rolls: rolling would empty the older
+	 * buffer, the context before the trigger, and lose it uncounted.
+	 * The caller's record is refused as every record after the freeze is.
 	 */
 	if (h->mode == FXT_MODE_CIRCULAR &&
-	    local_read(FXT_LOCAL(h->rolling_committed[nb])) !=
-	    READ_ONCE(h->rolling_data_end[nb])) {
+	    (fxt_cpu_stopped(c) || fxt_window_closed())) {
 		retry = false;
 		goto out;
 	}
@@ -298,6 +334,23 @@ static bool fxt_rolling_switch(struct fxt_cpu *c, long old)
 		/* The collector has not saved it yet: drop until it has. */
 		if (!(READ_ONCE(h->flags) & FXT_CPU_ROLLING_FULL))
 			WRITE_ONCE(h->flags, h->flags | FXT_CPU_ROLLING_FULL);
+		retry = false;
+		goto out;
+	}
+	/*
+	 * Circular and streaming modes reuse the other buffer. A writer this
+	 * one interrupted may still hold a reservation there, from before the
+	 * last roll (the nested writers since then filled a whole buffer: an
+	 * interrupt whose softirqs wake many tasks while a fork's name is
+	 * being written), or a writer stalled there (a preempted vCPU) while
+	 * the collector gave up waiting for it and handed the buffer back.
+	 * Emptying it would let new records overwrite that one and its commit
+	 * count in the next generation's: drop this record instead (counted),
+	 * as LTTng refuses such a switch, until the stalled writer commits.
+	 * The collector is trusted with nothing here.
+	 */
+	if (local_read(FXT_LOCAL(h->rolling_committed[nb])) !=
+	    READ_ONCE(h->rolling_data_end[nb])) {
 		retry = false;
 		goto out;
 	}
@@ -374,13 +427,6 @@ u32 fxt_rolling_gen(struct fxt_cpu *c)
 	       FXT_ROLLING_OFFSET_BITS;
 }
 
-/* Circular mode cannot keep a record that refers to a lost durable one. */
-static bool fxt_cpu_stopped(struct fxt_cpu *c)
-{
-	return unlikely(READ_ONCE(c->hdr->flags) & FXT_CPU_DURABLE_FULL) &&
-	       c->hdr->mode == FXT_MODE_CIRCULAR;
-}
-
 /**
  * fxt_rolling_reserve_slow() - fxt_rolling_reserve() beyond its fast path
  * @c: this CPU's state; preemption disabled
@@ -399,11 +445,12 @@ u64 *fxt_rolling_reserve_slow(struct fxt_cpu *c, unsigned int len, u64 *ts,
 	u64 *p = NULL;
 
 	/* A trigger's window closed: nothing more, and nothing lost. */
-	if (unlikely(READ_ONCE(fxt_session.trig.freeze_at)) && fxt_trig_frozen())
+	if (fxt_window_closed())
 		return NULL;
 	if (!fxt_cpu_stopped(c))
 		p = __fxt_rolling_reserve(c, len, ts, bufno);
-	if (!p)
+	/* A roll the window's closing refused lost nothing either. */
+	if (!p && !fxt_window_closed())
 		local_inc(FXT_LOCAL(c->hdr->records_dropped));
 	return p;
 }

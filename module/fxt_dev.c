@@ -14,6 +14,7 @@
 #include <linux/poll.h>
 #include <linux/uaccess.h>
 #include <linux/capability.h>
+#include <linux/nospec.h>
 #include "fxt.h"
 
 static atomic_t fxt_opened = ATOMIC_INIT(0);
@@ -96,7 +97,8 @@ static int fxt_map_regions(struct fxt_session *s, struct vm_area_struct *vma)
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		pg = first + i;
-		c = s->cpus[pg / per_cpu];
+		/* pg < total, from user space: no speculation past the bound. */
+		c = s->cpus[array_index_nospec(pg / per_cpu, nr_cpu_ids)];
 		if (!c)
 			continue;
 		ret = vm_insert_page(vma, vma->vm_start + i * PAGE_SIZE,

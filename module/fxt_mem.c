@@ -15,6 +15,7 @@
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/vmalloc.h>
@@ -43,8 +44,18 @@ void fxt_mem_account(long bytes)
 	atomic_long_add(bytes, &fxt_mem_bytes);
 }
 
+/*
+ * What a session allocates is charged to the memory cgroup of the task
+ * that asks (as perf and ftrace charge their buffers), and fails with
+ * ENOMEM at the cgroup's limit (__GFP_RETRY_MAYFAIL, as ftrace's ring
+ * buffer allocates) instead of waking the cgroup's OOM killer, which would
+ * kill the collector or its neighbours for a request that can simply be
+ * refused.
+ */
+#define FXT_GFP		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL)
+
 /**
- * fxt_kvcalloc() - kvcalloc(), counted
+ * fxt_kvcalloc() - kvcalloc(), counted and charged
  * @n: elements
  * @size: bytes each
  *
@@ -52,7 +63,7 @@ void fxt_mem_account(long bytes)
  */
 void *fxt_kvcalloc(size_t n, size_t size)
 {
-	void *p = kvcalloc(n, size, GFP_KERNEL);
+	void *p = kvcalloc(n, size, FXT_GFP);
 
 	if (p)
 		fxt_mem_account(n * size);
@@ -69,6 +80,37 @@ void fxt_kvfree(void *p, size_t bytes)
 	if (p) {
 		kvfree(p);
 		fxt_mem_account(-(long)bytes);
+	}
+}
+
+/**
+ * fxt_cpu_alloc() - a CPU's bookkeeping, counted and charged
+ * @cpu: the CPU: it comes from the CPU's NUMA node
+ *
+ * About 10 KiB: kvzalloc(), so that a fragmented machine is not asked for
+ * an order-2 block it may not have.
+ *
+ * Return: the zeroed struct, or NULL.
+ */
+struct fxt_cpu *fxt_cpu_alloc(unsigned int cpu)
+{
+	struct fxt_cpu *c = kvzalloc_node(sizeof(*c), FXT_GFP,
+					  cpu_to_node(cpu));
+
+	if (c)
+		fxt_mem_account(sizeof(*c));
+	return c;
+}
+
+/**
+ * fxt_cpu_free() - free what fxt_cpu_alloc() gave
+ * @c: the struct, or NULL
+ */
+void fxt_cpu_free(struct fxt_cpu *c)
+{
+	if (c) {
+		kvfree(c);
+		fxt_mem_account(-(long)sizeof(*c));
 	}
 }
 
@@ -93,8 +135,10 @@ bool fxt_mem_affordable(u64 bytes)
  * @bytes: the size, a multiple of the page size
  * @pages: set to the region's pages, for the mapping and for freeing
  *
- * Zeroed pages, charged to the caller's memory cgroup as perf charges its
- * buffers (__GFP_ACCOUNT), mapped contiguously for the kernel (vmap()).
+ * Zeroed pages, charged to the caller's memory cgroup (FXT_GFP), mapped
+ * contiguously for the kernel (vmap()). A gigabyte takes seconds: the
+ * caller may be killed meanwhile, and then gets NULL at once (its caller
+ * tells that from ENOMEM by fatal_signal_pending()).
  *
  * Return: the region's kernel address, or NULL.
  */
@@ -102,20 +146,23 @@ void *fxt_region_alloc(unsigned int cpu, unsigned long bytes,
 		       struct page ***pages)
 {
 	unsigned long i, n = bytes >> PAGE_SHIFT;
-	gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN;
+	gfp_t gfp = FXT_GFP | __GFP_ZERO | __GFP_NOWARN;
 	int node = cpu_to_node(cpu);
 	struct page **p;
 	void *addr;
 
-	p = kvmalloc_array(n, sizeof(*p), GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	p = kvmalloc_array(n, sizeof(*p), FXT_GFP | __GFP_ZERO | __GFP_NOWARN);
 	if (!p)
 		return NULL;
 	for (i = 0; i < n; i++) {
+		if (!(i % 256)) {
+			if (fatal_signal_pending(current))
+				goto fail;
+			cond_resched();
+		}
 		p[i] = alloc_pages_node(node, gfp, 0);
 		if (!p[i])
 			goto fail;
-		if (!(i % 1024))
-			cond_resched();
 	}
 	addr = vmap(p, n, VM_MAP, PAGE_KERNEL);
 	if (!addr)

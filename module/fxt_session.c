@@ -111,6 +111,12 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 		fxt_packets_reset(s);
 	}
 	fxt_write_preambles(s);
+	/*
+	 * A window an earlier run's trigger closed is open again before
+	 * anything is written: the switches below would be refused, uncounted,
+	 * and the last thread would seem to run through the stopped interval.
+	 */
+	fxt_triggers_arm(s);
 	for_each_cpu(cpu, s->traced) {
 		struct fxt_cpu *c = s->cpus[cpu];
 
@@ -133,7 +139,6 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 	 * TRIGGERED, while the later tracepoints are still being hooked.
 	 */
 	fxt_packets_drop_control(s);
-	fxt_triggers_arm(s);
 	/* Names of an earlier run are kept: the snapshot's must be newer. */
 	ret = fxt_probes_register(s->active_categories,
 				  prev_state == FXT_STATE_STOPPED &&

@@ -109,6 +109,24 @@ found:
 	return slot->index;
 }
 
+/* A thread record's bytes (fxt_write_thread()). */
+#define FXT_THREAD_RECORD_BYTES	(3 * 8)
+
+/*
+ * Circular mode: does the string record of @name fit the durable buffer
+ * with room left for a thread record for each thread index not yet given?
+ */
+static bool fxt_irq_name_fits(struct fxt_cpu *c, const char *name)
+{
+	u64 used = local_read(FXT_LOCAL(c->hdr->durable_reserved));
+	u64 len = 8 * (1 + FXT_WORDS(strnlen(name, FXT_NAME_MAX)));
+	/* next_thread wraps to 0 once the last index is given. */
+	u64 threads = c->next_thread ? 256 - c->next_thread : 0;
+
+	return used + len + threads * FXT_THREAD_RECORD_BYTES <=
+	       c->durable_size;
+}
+
 /**
  * fxt_irq_name_ref() - the string index of an interrupt handler's name
  * @c: this CPU
@@ -121,7 +139,8 @@ found:
  * interrupt. A lookup probes FXT_IRQ_NAME_WAYS slots from the key's hash;
  * slots are never emptied, so a free one ends the search. When all are
  * taken by other handlers, one of them, in turn, gives way (its string
- * stays defined; it gets a new index if it fires again). Bounded work,
+ * stays defined; it gets a new index if it fires again), except in
+ * circular mode, where the name is written inline (below). Bounded work,
  * with interrupts off: the entry probe of a nested interrupt may look up
  * names too.
  *
@@ -166,6 +185,18 @@ u16 fxt_irq_name_ref(struct fxt_cpu *c, int irq, const char *name)
 			goto out;
 		}
 	}
+	/*
+	 * Circular mode: a full durable buffer stops the CPU, and strings are
+	 * never freed. A name that finds every way taken is written inline
+	 * instead of pushing out another (which would be written again, and
+	 * again: tens of MSI-X queues on one CPU), and a name is interned only
+	 * while the durable buffer keeps room for every thread record the
+	 * thread table can still ask for. So names stop at a bound, and a CPU
+	 * never stops on them: they go inline past it.
+	 */
+	if (c->hdr->mode == FXT_MODE_CIRCULAR &&
+	    (!free || !fxt_irq_name_fits(c, name)))
+		goto out;
 	if (c->next_string > FXT_STRING_INDEX_MAX ||
 	    !fxt_write_string(c, c->next_string, name))
 		goto out;
