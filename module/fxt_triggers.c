@@ -17,8 +17,8 @@
  * 2^42: 73 minutes) above, written with atomic exchanges, so any CPU can
  * note and any CPU can take. A note that pushes out another thread's is
  * counted (fxt_cpu.trig_missed, GET_STATS' trigger_missed): that latency
- * goes unmeasured, never silently. Only tasks some trigger's pid, tgid and
- * comm filters match are noted.
+ * goes unmeasured, never silently. Only tasks some trigger's pid, tgid,
+ * comm and uid filters match are noted.
  *
  * Firing: the CPU that measures writes the instant event "fxt"/"trigger"
  * (fxt_write_trigger()). The first firing after a START opens the window:
@@ -33,8 +33,11 @@
 #include <linux/kernel.h>
 #include <linux/atomic.h>
 #include <linux/hash.h>
+#include <linux/cred.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 #include <linux/timekeeping.h>
 #include "fxt.h"
 
@@ -65,8 +68,11 @@ static bool fxt_trig_categories_ok(u32 kind, u32 cats)
 static int fxt_trig_check(const struct fxt_trigger *t, u32 cats)
 {
 	if (t->kind < FXT_TRIGGER_WAKEUP_LATENCY ||
-	    t->kind > FXT_TRIGGER_IRQ_DURATION || t->reserved ||
+	    t->kind > FXT_TRIGGER_IRQ_DURATION ||
 	    t->match & ~FXT_TRIGGER_MATCH_ALL || !t->threshold_ns)
+		return -EINVAL;
+	/* Once reserved: 0 unless its filter is on. */
+	if (!(t->match & FXT_TRIGGER_MATCH_UID) && t->uid)
 		return -EINVAL;
 	if ((t->match & FXT_TRIGGER_MATCH_COMM) &&
 	    !memchr(t->comm, 0, sizeof(t->comm)))
@@ -221,6 +227,10 @@ static bool fxt_trig_match(const struct fxt_trigger *t, struct task_struct *p,
 		return false;
 	if ((t->match & FXT_TRIGGER_MATCH_COMM) &&
 	    strncmp(t->comm, p->comm, sizeof(t->comm)))
+		return false;
+	/* task_uid() reads the credentials under rcu_read_lock(). */
+	if ((t->match & FXT_TRIGGER_MATCH_UID) &&
+	    from_kuid(&init_user_ns, task_uid(p)) != t->uid)
 		return false;
 	return true;
 }

@@ -51,6 +51,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -326,6 +327,7 @@ static size_t unnamed_switched(const struct records *a, uint64_t *koid)
 
 struct victim {
 	int cpu;
+	uid_t uid;		/* 0: root's, else this thread's own (setresuid) */
 	pid_t tid;
 	int in[2], ack[2];
 	pthread_t th;
@@ -366,7 +368,13 @@ static void *victim_fn(void *arg)
 
 	prctl(PR_SET_NAME, VICTIM_COMM);
 	v->tid = gettid();
-	write_byte(v->ack[1], cpu_pin(0, v->cpu) ? 'E' : 'r');
+	if (cpu_pin(0, v->cpu) ||
+	    /* The raw call: this thread only (glibc's would change all). */
+	    (v->uid && syscall(SYS_setresuid, v->uid, v->uid, v->uid))) {
+		write_byte(v->ack[1], 'E');
+		return NULL;
+	}
+	write_byte(v->ack[1], 'r');
 	while (read(v->in[0], &c, 1) == 1 && c != 'q')
 		write_byte(v->ack[1], 'v');
 	return NULL;
@@ -402,16 +410,22 @@ static void *hog_fn(void *arg)
 	return NULL;
 }
 
-static int victim_start(struct victim *v, int cpu)
+static int victim_start_as(struct victim *v, int cpu, uid_t uid)
 {
 	memset(v, 0, sizeof(*v));
 	v->cpu = cpu;
+	v->uid = uid;
 	if (pipe(v->in) || pipe(v->ack))
 		return -errno;
 	if (pthread_create(&v->th, NULL, victim_fn, v))
 		return -EAGAIN;
 	v->running = true;
 	return read_byte(v->ack[0], 10) == 'r' ? 0 : -EIO;
+}
+
+static int victim_start(struct victim *v, int cpu)
+{
+	return victim_start_as(v, cpu, 0);
 }
 
 static void victim_stop(struct victim *v)
@@ -731,6 +745,59 @@ TEST_F_TIMEOUT(trig, starved, 300)
 		TH_LOG("hog tid %d not named %s", self->h[0].tid, HOG_COMM);
 	EXPECT_TRUE(records_has_kobj_named(&self->a, FXT_OBJ_THREAD,
 					   self->v[0].tid, VICTIM_COMM));
+}
+
+/*
+ * A filter no other user can forge: the victim runs as nobody (65534), and
+ * a uid= trigger fires on it by its uid alone.
+ */
+TEST_F_TIMEOUT(trig, starved_uid, 300)
+{
+	const char *const args[] = {
+		"--trigger", "wakeup-latency=10ms,uid=65534",
+		"--post", "50ms", NULL };
+	const struct trig_ev *f;
+
+	NEED_SETUP();
+	ASSERT_EQ(0, victim_start_as(&self->v[0], 1, 65534));
+	ASSERT_EQ(0, hog_start(&self->h[0], 1, &self->v[0]))
+		TH_LOG("hog: %s", strerror(-self->h[0].err));
+	RUN_COLLECTOR("trig-starved-uid", args,
+		      ASSERT_EQ(0, starve(self->h, self->v, 1)));
+	EXPECT_TRUE(child_log_contains(self->run.log, FIRED_LINE))
+		TH_LOG("no \"%s\" in %s", FIRED_LINE, self->run.log);
+	LOAD_WINDOW(1);
+	ONE_FIRST(f, FXT_TRIGGER_NAME_WAKEUP_LATENCY, 10 * MS);
+	EXPECT_EQ((uint64_t)self->v[0].tid, f->tid);
+}
+
+/*
+ * comm is anyone's to set: a thread of another user (nobody) named like
+ * the one watched is starved, and a trigger that also asks for root's uid
+ * does not fire on it (a comm-only trigger would, and spend its window).
+ */
+TEST_F_TIMEOUT(trig, forged_comm_other_uid_does_not_fire, 300)
+{
+	const char *const args[] = {
+		"--trigger", "wakeup-latency=10ms,comm=" VICTIM_COMM ",uid=0",
+		"--post", "50ms", "-t", "2", NULL };
+	uint64_t woken, in;
+
+	NEED_SETUP();
+	ASSERT_EQ(0, victim_start_as(&self->v[0], 1, 65534));
+	ASSERT_EQ(0, hog_start(&self->h[0], 1, &self->v[0]))
+		TH_LOG("hog: %s", strerror(-self->h[0].err));
+	RUN_COLLECTOR("trig-forged-comm", args,
+		      ASSERT_EQ(0, starve(self->h, self->v, 1)));
+	EXPECT_TRUE(child_log_contains(self->run.log, NONE_LINE))
+		TH_LOG("no \"%s\" in %s", NONE_LINE, self->run.log);
+	EXPECT_FALSE(child_log_contains(self->run.log, FIRED_LINE));
+	LOAD_WINDOW(1);
+	EXPECT_EQ(0, self->tr->total);
+	/* the starvation is there: comm alone would have fired */
+	ASSERT_TRUE(wakeup_to_switch_in(&self->a, self->v[0].tid, 1,
+					UINT64_MAX, &woken, &in));
+	EXPECT_LE(10 * MS, in - woken);
 }
 
 TEST_F_TIMEOUT(trig, starved_below_threshold, 300)
@@ -1215,6 +1282,19 @@ TEST_F(dev, rejected_nine_triggers)
 	self->set.count = FXT_MAX_TRIGGERS;
 	EXPECT_EQ(0, set_triggers(self->fd, &self->set));
 	self->set.count = FXT_MAX_TRIGGERS + 1;
+	EXPECT_EQ(EINVAL, set_triggers(self->fd, &self->set));
+}
+
+TEST_F(dev, rejected_uid_without_its_filter)
+{
+	struct fxt_trigger *t = &self->set.trigger[0];
+
+	ASSERT_EQ(0, init_mode(self->fd, FXT_MODE_CIRCULAR));
+	t->uid = 1000;
+	EXPECT_EQ(EINVAL, set_triggers(self->fd, &self->set));
+	t->match |= FXT_TRIGGER_MATCH_UID;
+	EXPECT_EQ(0, set_triggers(self->fd, &self->set));
+	t->match |= 1u << 5;	/* no such filter */
 	EXPECT_EQ(EINVAL, set_triggers(self->fd, &self->set));
 }
 

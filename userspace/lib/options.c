@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +147,19 @@ static int parse_u32(const char *s, uint32_t max, uint32_t *v)
 	return 0;
 }
 
+/* A user: a name in the password database, or a number. */
+static int parse_uid(const char *s, uint32_t *uid)
+{
+	const struct passwd *pw = getpwnam(s);
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		return 0;
+	}
+	/* (uid_t)-1 is no user: the kernel's "no change" value. */
+	return parse_u32(s, UINT32_MAX - 1, uid);
+}
+
 /* One "key=value" filter of a --trigger spec. */
 static int parse_filter(char *item, struct fxt_trigger *t, char *err, size_t errlen)
 {
@@ -155,6 +169,7 @@ static int parse_filter(char *item, struct fxt_trigger *t, char *err, size_t err
 	} filters[] = {
 		{ "pid", FXT_TRIGGER_MATCH_PID }, { "tgid", FXT_TRIGGER_MATCH_TGID },
 		{ "comm", FXT_TRIGGER_MATCH_COMM }, { "cpu", FXT_TRIGGER_MATCH_CPU },
+		{ "uid", FXT_TRIGGER_MATCH_UID },
 	};
 	char *value = strchr(item, '=');
 	uint32_t match = 0, *num = NULL;
@@ -166,7 +181,7 @@ static int parse_filter(char *item, struct fxt_trigger *t, char *err, size_t err
 		if (!strcmp(item, filters[i].key))
 			match = filters[i].match;
 	if (!match)
-		return bad(err, errlen, "unknown filter '%s' (comm=NAME, pid=TID, tgid=PID or cpu=N)",
+		return bad(err, errlen, "unknown filter '%s' (comm=NAME, pid=TID, tgid=PID, uid=USER or cpu=N)",
 			   item);
 	if (!value || !*value)
 		return bad(err, errlen, "filter '%s' needs a value (%s=...)", item, item);
@@ -186,6 +201,10 @@ static int parse_filter(char *item, struct fxt_trigger *t, char *err, size_t err
 	case FXT_TRIGGER_MATCH_TGID:
 		num = &t->tgid;
 		break;
+	case FXT_TRIGGER_MATCH_UID:
+		return parse_uid(value, &t->uid) ?
+		       bad(err, errlen, "uid=%s: no such user, and not a uid (0..4294967294)",
+			   value) : 0;
 	default:
 		num = &t->cpu;
 		break;
@@ -235,8 +254,7 @@ int fxt_parse_trigger(const char *spec, struct fxt_trigger *out, char *err,
 		if (ret)
 			return ret;
 	}
-	if (t.kind == FXT_TRIGGER_IRQ_DURATION &&
-	    (t.match & (FXT_TRIGGER_MATCH_PID | FXT_TRIGGER_MATCH_TGID | FXT_TRIGGER_MATCH_COMM)))
+	if (t.kind == FXT_TRIGGER_IRQ_DURATION && (t.match & ~FXT_TRIGGER_MATCH_CPU))
 		return bad(err, errlen, "%s measures interrupts, not threads: only the cpu= filter applies",
 			   FXT_TRIGGER_NAME_IRQ_DURATION);
 	*out = t;

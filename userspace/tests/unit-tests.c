@@ -1039,7 +1039,7 @@ static void test_triggers(void)
 
 	EXPECT(!fxt_parse_trigger("wakeup-latency=10ms", &t, err, sizeof(err)));
 	EXPECT(t.kind == FXT_TRIGGER_WAKEUP_LATENCY && t.threshold_ns == 10000000 &&
-	       !t.match && !t.reserved && !t.comm[0]);
+	       !t.match && !t.uid && !t.comm[0]);
 	EXPECT(!fxt_parse_trigger("wakeup-latency=2ms,comm=myserver", &t, err, sizeof(err)));
 	EXPECT(t.match == FXT_TRIGGER_MATCH_COMM && !strcmp(t.comm, "myserver"));
 	EXPECT(!fxt_parse_trigger("off-cpu=500ms,pid=1234", &t, err, sizeof(err)));
@@ -1068,7 +1068,15 @@ static void test_triggers(void)
 	bad_trigger("off-cpu=1ms,pid=0", "pid=0: not a thread");
 	bad_trigger("off-cpu=1ms,cpu=-1", "not a CPU");
 	bad_trigger("off-cpu=1ms,pid", "needs a value");
-	bad_trigger("off-cpu=1ms,uid=3", "unknown filter 'uid'");
+	EXPECT(!fxt_parse_trigger("off-cpu=1ms,uid=1000", &t, err, sizeof(err)));
+	EXPECT(t.match == FXT_TRIGGER_MATCH_UID && t.uid == 1000);
+	EXPECT(!fxt_parse_trigger("wakeup-latency=1ms,uid=root,comm=x", &t, err, sizeof(err)));
+	EXPECT(t.match == (FXT_TRIGGER_MATCH_UID | FXT_TRIGGER_MATCH_COMM) && t.uid == 0);
+	bad_trigger("off-cpu=1ms,uid=no-such-user-fxt", "uid=no-such-user-fxt: no such user");
+	bad_trigger("off-cpu=1ms,uid=4294967295", "no such user, and not a uid");
+	bad_trigger("off-cpu=1ms,uid=1,uid=2", "'uid' given twice");
+	bad_trigger("off-cpu=1ms,gid=3", "unknown filter 'gid'");
+	bad_trigger("irq-duration=1ms,uid=0", "only the cpu= filter");
 	bad_trigger("irq-duration=1ms,pid=3", "only the cpu= filter");
 	bad_trigger("irq-duration=1ms,comm=x", "only the cpu= filter");
 	bad_trigger("irq-duration=1ms,tgid=3", "only the cpu= filter");

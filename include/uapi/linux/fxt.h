@@ -177,7 +177,15 @@ enum fxt_trigger_kind {
 #define FXT_TRIGGER_MATCH_TGID	(1u << 1)	/* its process's id (task->tgid) */
 #define FXT_TRIGGER_MATCH_COMM	(1u << 2)	/* its comm, exactly */
 #define FXT_TRIGGER_MATCH_CPU	(1u << 3)	/* the CPU it is measured on */
-#define FXT_TRIGGER_MATCH_ALL	0xfu
+/*
+ * Its real user id, in the initial user namespace. Unlike comm, which any
+ * process may set to anything, a user cannot take another's uid: with
+ * MATCH_UID (or a pid or tgid), another user's latency cannot fire the
+ * trigger and spend its window (Documentation/usage.rst, "Who can fire a
+ * window").
+ */
+#define FXT_TRIGGER_MATCH_UID	(1u << 4)
+#define FXT_TRIGGER_MATCH_ALL	0x1fu
 
 #define FXT_TRIGGER_COMM_LEN	16		/* TASK_COMM_LEN */
 #define FXT_MAX_TRIGGERS	8
@@ -190,7 +198,7 @@ struct fxt_trigger {
 	__u32 pid;
 	__u32 tgid;
 	__u32 cpu;
-	__u32 reserved;		/* must be 0 */
+	__u32 uid;		/* with FXT_TRIGGER_MATCH_UID; else 0 */
 	char comm[FXT_TRIGGER_COMM_LEN];	/* NUL-terminated */
 };
 
