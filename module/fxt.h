@@ -370,6 +370,7 @@ void fxt_trig_switch(struct fxt_cpu *c, bool preempt, struct task_struct *prev,
 u64 fxt_trig_irq_begin(void);
 void fxt_trig_irq_end(struct fxt_cpu *c, u64 begin_ns);
 bool fxt_trig_frozen(void);
+bool fxt_trig_frozen_within(u64 margin);
 
 /*
  * The benchmark's pieces of the sched_switch probe (bench/fxt-parts): a

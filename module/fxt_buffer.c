@@ -45,6 +45,12 @@
  * than reuse a buffer with a record in flight (fxt_rolling_switch()).
  */
 #define FXT_MIN_ROLLING		(4u << 10)
+/*
+ * No room is made this close before a trigger's window closes: more than a
+ * probe takes from making room to reserving its record, nested interrupts
+ * included (fxt_rolling_make_room()).
+ */
+#define FXT_MAKE_ROOM_MARGIN_NS	(1000 * 1000)
 /* Default durable share of a CPU's buffer: 1/8, within these bounds. */
 #define FXT_MIN_DURABLE		(16u << 10)
 #define FXT_MAX_DURABLE		(4u << 20)
@@ -411,8 +417,18 @@ void fxt_rolling_make_room(struct fxt_cpu *c, unsigned int len)
 {
 	long old = local_read(FXT_LOCAL(c->hdr->rolling_current));
 
-	if (!fxt_rolling_fits(c, old, len))
-		fxt_rolling_switch(c, old);
+	if (fxt_rolling_fits(c, old, len))
+		return;
+	/*
+	 * A roll here empties the older buffer for the records written next:
+	 * not when a trigger's window closes before they would be. They go
+	 * the slow way, which rolls and reserves in one loop if the window
+	 * is still open, and the older buffer keeps its records.
+	 */
+	if (unlikely(READ_ONCE(fxt_session.trig.freeze_at)) &&
+	    fxt_trig_frozen_within(FXT_MAKE_ROOM_MARGIN_NS))
+		return;
+	fxt_rolling_switch(c, old);
 }
 
 /**

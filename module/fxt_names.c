@@ -2,10 +2,11 @@
 /*
  * fxt_names.c - kernel object records: who every thread and process is.
  *
- * Oneshot and streaming: at start a snapshot names every task; from then on
- * the fork and rename probes name what changes (exec renames the task:
- * records.rst). All of it goes to the durable buffer of the CPU that writes
- * it, so no trace of any length shows a thread without a name.
+ * Oneshot and streaming: at start a snapshot names every task, each CPU a
+ * share; from then on the fork and rename probes name what changes (exec
+ * renames the task: records.rst). All of it goes to the durable buffer of
+ * the CPU that writes it, so no trace of any length shows a thread without
+ * a name.
  *
  * Circular mode keeps only the last two rolling buffers of each CPU, for as
  * long as it runs: names in the durable buffer would fill it (every fork,
@@ -23,11 +24,13 @@
  */
 #include <linux/hash.h>
 #include <linux/kernel.h>
+#include <linux/cpu.h>
 #include <linux/sched.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 #include "fxt.h"
 
 /*
@@ -173,17 +176,24 @@ static void fxt_snapshot_task(struct task_struct *t, bool stamped)
 	preempt_enable();
 }
 
+/* One CPU's share of the snapshot (fxt_names_snapshot()). */
+struct fxt_snapshot_share {
+	struct work_struct work;
+	bool stamped;
+	unsigned int index, count;	/* it names the pids == index mod count */
+};
+
 /*
- * The snapshot's walk (fxt_names_snapshot()); @arg: bool stamped.
+ * The snapshot's walk, on the CPU of @sh (fxt_names_snapshot()).
  *
  * Called at start after the fork and rename probes are registered, so a
  * task created or renamed during the walk is named by one or the other (or
  * both). At a first start these records carry no "named_at": a name that
  * changes from now on is written again with one, so the snapshot's is the
  * oldest name of its koid. A restart that keeps an earlier run's names
- * (@stamped) gives each record the time it read the name at, as the probes
- * do: a rename made while tracing was stopped is then newer than the
- * earlier run's records.
+ * (@sh->stamped) gives each record the time it read the name at, as the
+ * probes do: a rename made while tracing was stopped is then newer than
+ * the earlier run's records.
  *
  * The walk goes by pid number, as /proc's readdir does, FXT_SNAPSHOT_BATCH
  * pids per RCU read-side section with a resched point between sections:
@@ -194,9 +204,8 @@ static void fxt_snapshot_task(struct task_struct *t, bool stamped)
  * task forked in between is named by the fork probe, whichever side of
  * the resume point its pid is.
  */
-static long fxt_snapshot_walk(void *arg)
+static void fxt_snapshot_walk(struct fxt_snapshot_share *sh)
 {
-	bool stamped = *(bool *)arg;
 	struct task_struct *t;
 	struct pid *pid;
 	unsigned int n;
@@ -210,39 +219,66 @@ static long fxt_snapshot_walk(void *arg)
 				break;
 			nr = pid_nr(pid);
 			t = pid_task(pid, PIDTYPE_PID);
-			if (t)
-				fxt_snapshot_task(t, stamped);
+			if (t && (unsigned int)nr % sh->count == sh->index)
+				fxt_snapshot_task(t, sh->stamped);
 		}
 		rcu_read_unlock();
 		cond_resched();
 	} while (pid);
-	return 0;
+}
+
+static void fxt_snapshot_work(struct work_struct *work)
+{
+	fxt_snapshot_walk(container_of(work, struct fxt_snapshot_share, work));
 }
 
 /**
  * fxt_names_snapshot() - name every process and thread that exists now
  * @stamped: give each record the time its name was read ("named_at")
  *
- * The records go to the buffers of the CPU the walk runs on: when the
- * caller's CPU has none (it was added after INITIALIZE), the walk runs
- * on a traced CPU (work_on_cpu()).
+ * Every traced online CPU names its share of the tasks, in parallel, in
+ * its own buffers (a work item bound to it): the names of a machine with
+ * many tasks would otherwise all land in one CPU's durable buffer, and
+ * spill into its rolling buffers, which a streaming collector blocked in
+ * START cannot save meanwhile. Kernel object records are global in FXT,
+ * so which CPU carries a name does not matter. CPU hotplug is held off
+ * for the walk, so that each share runs where it was queued. Without
+ * memory for the shares, one walk on this CPU (or a traced one) names
+ * them all.
  */
 void fxt_names_snapshot(bool stamped)
 {
 	struct fxt_session *s = &fxt_session;
-	unsigned int cpu;
+	struct fxt_snapshot_share *sh, one = { .stamped = stamped, .count = 1 };
+	unsigned int cpu, i = 0, n;
 
 	/* Circular mode names tasks in the rolling data, as they appear. */
 	if (s->mode == FXT_MODE_CIRCULAR)
 		return;
-	cpu = get_cpu();
-	put_cpu();
-	if (!s->cpus[cpu]) {
-		cpu = cpumask_any_and(s->traced, cpu_online_mask);
+	cpus_read_lock();
+	n = cpumask_weight_and(s->traced, cpu_online_mask);
+	sh = n ? fxt_kvcalloc(n, sizeof(*sh)) : NULL;
+	if (!sh) {
+		cpu = cpumask_first_and(s->traced, cpu_online_mask);
+		INIT_WORK_ONSTACK(&one.work, fxt_snapshot_work);
 		if (cpu < nr_cpu_ids) {
-			work_on_cpu(cpu, fxt_snapshot_walk, &stamped);
-			return;
+			queue_work_on(cpu, system_highpri_wq, &one.work);
+			flush_work(&one.work);
 		}
+		destroy_work_on_stack(&one.work);
+		cpus_read_unlock();
+		return;
 	}
-	fxt_snapshot_walk(&stamped);
+	for_each_cpu_and(cpu, s->traced, cpu_online_mask) {
+		sh[i].stamped = stamped;
+		sh[i].index = i;
+		sh[i].count = n;
+		INIT_WORK(&sh[i].work, fxt_snapshot_work);
+		queue_work_on(cpu, system_highpri_wq, &sh[i].work);
+		i++;
+	}
+	for (i = 0; i < n; i++)
+		flush_work(&sh[i].work);
+	cpus_read_unlock();
+	fxt_kvfree(sh, n * sizeof(*sh));
 }

@@ -375,13 +375,24 @@ void fxt_trig_irq_end(struct fxt_cpu *c, u64 begin_ns)
 }
 
 /**
+ * fxt_trig_frozen_within() - the window closes within @margin ns, or has
+ * @margin: ns from now
+ *
+ * Only called once a window is open (fxt_session.trig.freeze_at set).
+ */
+bool fxt_trig_frozen_within(u64 margin)
+{
+	u64 at = READ_ONCE(fxt_session.trig.freeze_at);
+
+	return at && fxt_trig_now() + margin >= at;
+}
+
+/**
  * fxt_trig_frozen() - the window closed: records are refused from now
  *
  * Only called once a window is open (fxt_session.trig.freeze_at set).
  */
 bool fxt_trig_frozen(void)
 {
-	u64 at = READ_ONCE(fxt_session.trig.freeze_at);
-
-	return at && fxt_trig_now() >= at;
+	return fxt_trig_frozen_within(0);
 }

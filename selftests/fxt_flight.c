@@ -19,6 +19,11 @@
  *           exist before the start; they all wake and exit during the
  *           trace. In the guest the test raises kernel.threads-max and
  *           kernel.pid_max for them (scripts/vm/run's memory allows it).
+ *           Before that, with the crowd waiting, fxt-collect starts and
+ *           stops at once in oneshot and in streaming mode (snapshot):
+ *           the start snapshot must name every thread of the crowd, drop
+ *           nothing, and spread the names over the CPUs (no CPU more than
+ *           three quarters of them), instead of filling one CPU's buffers.
  *   reuse   -b 64K: a child named fxt-reuse-1 runs on CPU 0 and exits,
  *           then a child forced onto the same pid (ns_last_pid) is named
  *           fxt-reuse-2 and runs on CPU 0 too, forked from CPU 1, whose
@@ -41,6 +46,8 @@
 #include <pthread.h>
 #include <sched.h>
 #include <spawn.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +57,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kfile.h"
 #include "kselftest_harness.h"
 #include "collector.h"
 #include "cpu.h"
@@ -86,6 +94,8 @@ struct flight {
 };
 
 static struct flight STORM, FLOOD, CROWD;
+/* The crowd again, under oneshot and streaming: the start snapshot. */
+static struct flight SNAP_ONESHOT, SNAP_STREAMING;
 
 
 
@@ -294,9 +304,13 @@ static pthread_mutex_t crowd_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t crowd_go = PTHREAD_COND_INITIALIZER;
 static bool crowd_released;
 
+static pid_t crowd_tid[MAX_CROWD];
+static atomic_ulong crowd_ready;
+
 static void *crowd_main(void *arg)
 {
-	(void)arg;
+	crowd_tid[(uintptr_t)arg] = gettid();
+	atomic_fetch_add(&crowd_ready, 1);
 	pthread_mutex_lock(&crowd_lock);
 	while (!crowd_released)
 		pthread_cond_wait(&crowd_go, &crowd_lock);
@@ -304,25 +318,25 @@ static void *crowd_main(void *arg)
 	return NULL;
 }
 
-/* Raise a /proc/sys limit to at least want (in the guest only). */
-static void raise_limit(const char *path, unsigned long want)
+/*
+ * A start with the crowd waiting, at the default size: the snapshot names
+ * every thread that exists (oneshot and streaming; circular names them in
+ * the rolling data as they run). The collector is stopped at once.
+ */
+static void run_snapshot(struct flight *f, const char *name, const char *mode)
 {
-	unsigned long have = 0;
-	FILE *f = fopen(path, "r");
+	const char *extra[] = { "-c", "sched", NULL };
+	pid_t pid;
 
-	if (f) {
-		if (fscanf(f, "%lu", &have) != 1)
-			have = 0;
-		fclose(f);
-	}
-	if (have >= want)
+	paths(f, name);
+	f->work = CROWD.work;
+	pid = collector_start(f->archive, mode, extra, f->log, f->why,
+			      sizeof(f->why));
+	if (pid < 0) {
+		f->failed = true;
 		return;
-	f = fopen(path, "w");
-	if (f) {
-		fprintf(f, "%lu\n", want);
-		if (fclose(f))
-			printf("# %s: %s\n", path, strerror(errno));
 	}
+	finish(f, pid);
 }
 
 static void run_crowd(void)
@@ -341,17 +355,22 @@ static void run_crowd(void)
 		n = MAX_CROWD;
 	if (getenv("FXT_IN_VM")) {
 		/* a thread: a task, two mappings (stack and guard), a pid */
-		raise_limit("/proc/sys/kernel/threads-max", n + 4096);
-		raise_limit("/proc/sys/vm/max_map_count", 2 * n + 65536);
-		raise_limit("/proc/sys/kernel/pid_max", 2 * n + 32768);
+		kfile_raise("/proc/sys/kernel/threads-max", n + 4096);
+		kfile_raise("/proc/sys/vm/max_map_count", 2 * n + 65536);
+		kfile_raise("/proc/sys/kernel/pid_max", 2 * n + 32768);
 	}
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 64 << 10);
 	for (; made < n; made++)
-		if (pthread_create(&th[made], &attr, crowd_main, NULL))
+		if (pthread_create(&th[made], &attr, crowd_main,
+				   (void *)(uintptr_t)made))
 			break;
 	pthread_attr_destroy(&attr);
 	CROWD.work = made;
+	while (atomic_load(&crowd_ready) < made)
+		usleep(1000);
+	run_snapshot(&SNAP_ONESHOT, "flight-snap-oneshot", "oneshot");
+	run_snapshot(&SNAP_STREAMING, "flight-snap-streaming", "streaming");
 	pid = collector_start(CROWD.archive, "circular", extra, CROWD.log,
 			       CROWD.why, sizeof(CROWD.why));
 	/* Counts the crowd's final switches (every thread but main). */
@@ -554,6 +573,8 @@ TEST(scenarios_ran)
 	EXPECT_TRUE(STORM.ran) TH_LOG("storm: %s", STORM.why);
 	EXPECT_TRUE(FLOOD.ran) TH_LOG("flood: %s", FLOOD.why);
 	EXPECT_TRUE(CROWD.ran) TH_LOG("crowd: %s", CROWD.why);
+	EXPECT_TRUE(SNAP_ONESHOT.ran) TH_LOG("snapshot, oneshot: %s", SNAP_ONESHOT.why);
+	EXPECT_TRUE(SNAP_STREAMING.ran) TH_LOG("snapshot, streaming: %s", SNAP_STREAMING.why);
 	EXPECT_TRUE(REUSE.ran) TH_LOG("reuse: %s", REUSE.why);
 }
 
@@ -795,6 +816,79 @@ TEST(reuse_report_row_per_life)
 	EXPECT_TRUE(second) TH_LOG("no row named " REUSE_SECOND);
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Every thread of the crowd has a named thread record, nothing was
+ * dropped, and with two CPUs or more no CPU carries more than three
+ * quarters of the crowd's names: the snapshot is spread over the CPUs.
+ */
+static void check_snapshot(struct __test_metadata *_metadata,
+			   const struct flight *f)
+{
+	static pid_t sorted[MAX_CROWD];
+	static bool named[MAX_CROWD];
+	uint64_t per_cpu[MAX_CPUS] = { 0 }, total = 0, most = 0;
+	unsigned long n = f->work, unnamed = 0;
+	int cpus = 0;
+
+	memcpy(sorted, crowd_tid, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_pid);
+	memset(named, 0, sizeof(named));
+	for (size_t i = 0; i < f->a.nkobjs; i++) {
+		const struct records_kobj *k = &f->a.kobjs[i];
+		pid_t tid = (pid_t)k->koid;
+		pid_t *at;
+
+		if (k->obj_type != FXT_OBJ_THREAD || !k->name[0])
+			continue;
+		at = bsearch(&tid, sorted, n, sizeof(*sorted), cmp_pid);
+		if (!at)
+			continue;
+		named[at - sorted] = true;
+		if (k->provider < MAX_CPUS) {
+			per_cpu[k->provider]++;
+			total++;
+		}
+	}
+	for (unsigned long i = 0; i < n; i++)
+		unnamed += !named[i];
+	for (int c = 0; c < MAX_CPUS; c++) {
+		cpus += per_cpu[c] > 0 || f->rows[c].present;
+		if (per_cpu[c] > most)
+			most = per_cpu[c];
+	}
+	printf("# %s: %lu threads, %lu unnamed; %llu thread records, %llu on the busiest CPU\n",
+	       f->archive, n, unnamed, (unsigned long long)total,
+	       (unsigned long long)most);
+	fflush(stdout);
+	EXPECT_EQ(0, unnamed);
+	ASSERT_LT(0, f->nrows) TH_LOG("no statistics table in %s", f->log);
+	for (int c = 0; c < MAX_CPUS; c++) {
+		const struct stats_row *r = &f->rows[c];
+
+		if (!r->present)
+			continue;
+		EXPECT_EQ(0, r->d_dropped) TH_LOG("cpu %d: durable records dropped", c);
+		EXPECT_EQ(0, r->dropped) TH_LOG("cpu %d: records dropped", c);
+	}
+	if (cpus >= 2)
+		EXPECT_GE(total * 3, most * 4)
+			TH_LOG("one CPU carries %llu of %llu names",
+			       (unsigned long long)most,
+			       (unsigned long long)total);
+}
+
+TEST(snap_oneshot_exit_0)	{ NEED(SNAP_ONESHOT); check_exit(_metadata, &SNAP_ONESHOT); }
+TEST(snap_oneshot_named)	{ NEED(SNAP_ONESHOT); check_snapshot(_metadata, &SNAP_ONESHOT); }
+TEST(snap_streaming_exit_0)	{ NEED(SNAP_STREAMING); check_exit(_metadata, &SNAP_STREAMING); }
+TEST(snap_streaming_named)	{ NEED(SNAP_STREAMING); check_snapshot(_metadata, &SNAP_STREAMING); }
+
 TEST(storm_collector_exit_0)	{ NEED(STORM); check_exit(_metadata, &STORM); }
 TEST(storm_never_full)		{ NEED(STORM); check_never_full(_metadata, &STORM); }
 TEST(storm_window_ends_at_stop)	{ NEED(STORM); check_window_end(_metadata, &STORM); }
@@ -854,6 +948,8 @@ int main(int argc, char **argv)
 		snprintf(STORM.why, sizeof(STORM.why), "needs root");
 		snprintf(FLOOD.why, sizeof(FLOOD.why), "needs root");
 		snprintf(CROWD.why, sizeof(CROWD.why), "needs root");
+		snprintf(SNAP_ONESHOT.why, sizeof(SNAP_ONESHOT.why), "needs root");
+		snprintf(SNAP_STREAMING.why, sizeof(SNAP_STREAMING.why), "needs root");
 		snprintf(REUSE.why, sizeof(REUSE.why), "needs root");
 	} else {
 		t = env_now();

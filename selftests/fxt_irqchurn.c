@@ -40,23 +40,6 @@
 #define MODNAME		"fxt_irqcrowd_test"
 #define CROWD		300	/* more than FXT_IRQ_NAME_SLOTS (256) */
 
-/* The first line of /proc/interrupts with a virtio handler and a ", ". */
-static int find_shared_virtio_line(void)
-{
-	char line[512];
-	int irq = -1, v;
-	FILE *f = fopen("/proc/interrupts", "r");
-
-	if (!f)
-		return -1;
-	while (irq < 0 && fgets(line, sizeof(line), f))
-		if (sscanf(line, " %d:", &v) == 1 && strstr(line, ", ") &&
-		    strstr(line, "virtio"))
-			irq = v;
-	fclose(f);
-	return irq;
-}
-
 /* Read /dev/hwrng for @seconds: how many reads returned data. */
 static long rng_reads_for(double seconds)
 {
@@ -90,7 +73,7 @@ FIXTURE_SETUP(churn)
 		 env_tmpdir());
 	self->rng_loaded = access("/sys/module/virtio_rng", F_OK) &&
 			   child_run(modprobe, self->log, 60) == 0;
-	self->irq = find_shared_virtio_line();
+	self->irq = kfile_shared_virtio_irq();
 	ASSERT_LE(0, self->irq)
 		TH_LOG("no virtio line with two handlers in /proc/interrupts (scripts/vm/run gives the guest one: virtio-rng x2)");
 	snprintf(self->affinity_file, sizeof(self->affinity_file),
@@ -144,9 +127,7 @@ TEST_F_TIMEOUT(churn, circular_cpu_never_stops_on_names, 300)
 	for (uint32_t cpu = 0; cpu < self->d.layout.nr_cpus; cpu++) {
 		struct fxt_cpu_stats st;
 
-		if (!fxt_device_cpu_possible(&self->d, cpu) ||
-		    fxt_device_cpu_stats(&self->d, cpu, &st) ||
-		    st.flags & FXT_CPU_NOT_TRACED)
+		if (!fxt_device_traced_stats(&self->d, cpu, &st))
 			continue;
 		stopped += !!(st.flags & FXT_CPU_DURABLE_FULL);
 		durable_dropped += st.durable_dropped;

@@ -56,23 +56,6 @@ static struct {
 
 static const char *const names[2] = { "fxtq-old", "fxtq-new" };
 
-/* The first line of /proc/interrupts with a virtio handler and a ", ". */
-static int find_shared_virtio_line(void)
-{
-	char line[512];
-	int irq = -1, v;
-	FILE *f = fopen("/proc/interrupts", "r");
-
-	if (!f)
-		return -1;
-	while (irq < 0 && fgets(line, sizeof(line), f))
-		if (sscanf(line, " %d:", &v) == 1 && strstr(line, ", ") &&
-		    strstr(line, "virtio"))
-			irq = v;
-	fclose(f);
-	return irq;
-}
-
 static int rng_reads(void)
 {
 	char buf[64];
@@ -104,7 +87,7 @@ static void run(void)
 	snprintf(log, sizeof(log), "%s/irqname-modprobe.log", env_tmpdir());
 	rng_loaded = access("/sys/module/virtio_rng", F_OK) &&
 		     child_run(modprobe, log, 60) == 0;
-	R.irq = find_shared_virtio_line();
+	R.irq = kfile_shared_virtio_irq();
 	if (R.irq < 0) {
 		snprintf(R.why, sizeof(R.why),
 			 "no virtio line with two handlers in /proc/interrupts "

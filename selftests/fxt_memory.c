@@ -40,24 +40,12 @@
 #include <linux/fxt.h>
 
 #include "env.h"
+#include "kfile.h"
 #include "kselftest_harness.h"
 
 #define CG_ROOT		"/sys/fs/cgroup"
 #define CG_LIMIT	(16ull << 20)
 #define CG_REQUEST	(64ull << 20)	/* per CPU */
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	return (int)n;
-}
 
 /* The value of KEY in a "key value" file (memory.events), or -1. */
 static long long read_key(const char *path, const char *key)
@@ -75,11 +63,6 @@ static long long read_key(const char *path, const char *key)
 	return found;
 }
 
-static long long meminfo_kb(const char *key)
-{
-	return read_key("/proc/meminfo", key);
-}
-
 /* INITIALIZE oneshot with @size per CPU: 0 or an errno. */
 static int initialize(int fd, uint64_t size)
 {
@@ -93,7 +76,7 @@ static int initialize(int fd, uint64_t size)
 static uint64_t large_size(void)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	long long avail = meminfo_kb("MemAvailable:");
+	long avail = kfile_meminfo_kb("MemAvailable");
 	uint64_t size;
 
 	if (avail <= 0 || ncpu <= 0)
@@ -201,16 +184,16 @@ TEST_F_TIMEOUT(m, cgroup_limit_gives_enomem_not_oom_kill, 120)
 	if (access(CG_ROOT "/cgroup.controllers", F_OK))
 		ASSERT_EQ(0, mount("cgroup2", CG_ROOT, "cgroup2", 0, NULL))
 			TH_LOG("mount cgroup2: %s", strerror(errno));
-	ASSERT_EQ(0, write_file(CG_ROOT "/cgroup.subtree_control", "+memory"))
+	ASSERT_EQ(0, kfile_write(CG_ROOT "/cgroup.subtree_control", "+memory"))
 		TH_LOG("enable the memory controller");
 	ASSERT_EQ(0, mkdir(self->cg, 0755)) TH_LOG("%s: %s", self->cg,
 						     strerror(errno));
 	self->made_cg = true;
 	snprintf(path, sizeof(path), "%s/memory.max", self->cg);
 	snprintf(num, sizeof(num), "%llu", CG_LIMIT);
-	ASSERT_EQ(0, write_file(path, num));
+	ASSERT_EQ(0, kfile_write(path, num));
 	snprintf(path, sizeof(path), "%s/memory.swap.max", self->cg);
-	write_file(path, "0");	/* the guest has no swap; absent without it */
+	kfile_write(path, "0");	/* the guest has no swap; absent without it */
 
 	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
 	pid = fork();
@@ -221,7 +204,7 @@ TEST_F_TIMEOUT(m, cgroup_limit_gives_enomem_not_oom_kill, 120)
 
 		snprintf(path, sizeof(path), "%s/cgroup.procs", self->cg);
 		snprintf(self_pid, sizeof(self_pid), "%d", getpid());
-		if (write_file(path, self_pid))
+		if (kfile_write(path, self_pid))
 			_exit(100);
 		fd = open(FXT_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
@@ -329,10 +312,10 @@ TEST_F_TIMEOUT(m, cpu_offline_during_initialize_completes, 300)
 	while (!atomic_load(&t.started))
 		usleep(1000);
 	usleep((useconds_t)(full / 4 * 1e6));
-	err = write_file(online, "0");
+	err = kfile_write(online, "0");
 	off_done = env_now();
 	pthread_join(th, NULL);
-	EXPECT_EQ(0, write_file(online, "1"));
+	EXPECT_EQ(0, kfile_write(online, "1"));
 	printf("# %llu MiB per CPU: INITIALIZE takes %.3f s; CPU 1 offline %.3f s before it returned\n",
 	       (unsigned long long)(t.size >> 20), full, t.done - off_done);
 	fflush(stdout);

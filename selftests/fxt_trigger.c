@@ -688,12 +688,14 @@ FIXTURE_TEARDOWN(trig)
 	ASSERT_TRUE(self->run.ok) TH_LOG("%s", self->run.why);		\
 } while (0)
 
-/* One victim and its hog on CPU cpu. */
-#define PAIR(i, cpu) do {						\
-	ASSERT_EQ(0, victim_start(&self->v[i], cpu));			\
+/* One victim (of user uid, 0: root) and its hog on CPU cpu. */
+#define PAIR_AS(i, cpu, uid) do {					\
+	ASSERT_EQ(0, victim_start_as(&self->v[i], cpu, uid));		\
 	ASSERT_EQ(0, hog_start(&self->h[i], cpu, &self->v[i]))		\
 		TH_LOG("hog: %s", strerror(-self->h[i].err));		\
 } while (0)
+
+#define PAIR(i, cpu)	PAIR_AS(i, cpu, 0)
 
 /* The single first=true event of a window: kind, threshold, index 0. */
 #define ONE_FIRST(f, kind_name, thr) do {				\
@@ -759,9 +761,7 @@ TEST_F_TIMEOUT(trig, starved_uid, 300)
 	const struct trig_ev *f;
 
 	NEED_SETUP();
-	ASSERT_EQ(0, victim_start_as(&self->v[0], 1, 65534));
-	ASSERT_EQ(0, hog_start(&self->h[0], 1, &self->v[0]))
-		TH_LOG("hog: %s", strerror(-self->h[0].err));
+	PAIR_AS(0, 1, 65534);
 	RUN_COLLECTOR("trig-starved-uid", args,
 		      ASSERT_EQ(0, starve(self->h, self->v, 1)));
 	EXPECT_TRUE(child_log_contains(self->run.log, FIRED_LINE))
@@ -784,9 +784,7 @@ TEST_F_TIMEOUT(trig, forged_comm_other_uid_does_not_fire, 300)
 	uint64_t woken, in;
 
 	NEED_SETUP();
-	ASSERT_EQ(0, victim_start_as(&self->v[0], 1, 65534));
-	ASSERT_EQ(0, hog_start(&self->h[0], 1, &self->v[0]))
-		TH_LOG("hog: %s", strerror(-self->h[0].err));
+	PAIR_AS(0, 1, 65534);
 	RUN_COLLECTOR("trig-forged-comm", args,
 		      ASSERT_EQ(0, starve(self->h, self->v, 1)));
 	EXPECT_TRUE(child_log_contains(self->run.log, NONE_LINE))

@@ -94,6 +94,17 @@ long kfile_long(const char *path)
 	return v;
 }
 
+int kfile_raise(const char *path, unsigned long want)
+{
+	long have = kfile_long(path);
+	char num[32];
+
+	if (have >= 0 && (unsigned long)have >= want)
+		return 0;
+	snprintf(num, sizeof(num), "%lu\n", want);
+	return kfile_write(path, num);
+}
+
 long kfile_module_mem_bytes(void)
 {
 	return kfile_long("/sys/module/fxt/parameters/mem_bytes");
@@ -102,4 +113,20 @@ long kfile_module_mem_bytes(void)
 int kfile_module_refcnt(void)
 {
 	return kfile_long("/sys/module/fxt/refcnt");
+}
+
+int kfile_shared_virtio_irq(void)
+{
+	char line[512];
+	int irq = -1, v;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	while (irq < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, " %d:", &v) == 1 && strstr(line, ", ") &&
+		    strstr(line, "virtio"))
+			irq = v;
+	fclose(f);
+	return irq;
 }

@@ -16,6 +16,17 @@ int kfile_write(const char *path, const char *s);
 
 /* The number a file holds (its first), -1 if unreadable or none. */
 long kfile_long(const char *path);
+/*
+ * Raise a /proc/sys limit to at least want (in the guest only; a higher
+ * value stays). Return: 0 or -errno.
+ */
+int kfile_raise(const char *path, unsigned long want);
+/*
+ * The first line of /proc/interrupts with a virtio handler and a ", "
+ * (two handlers: scripts/vm/run gives the guest two virtio-rng devices on
+ * one line), -1 if none.
+ */
+int kfile_shared_virtio_irq(void);
 /* A /proc/meminfo value in kB, -1 if absent. */
 long kfile_meminfo_kb(const char *key);
 /* One cache of /proc/slabinfo: objects in use and their size. */

@@ -318,6 +318,14 @@ int fxt_device_cpu_stats(struct fxt_device *d, uint32_t cpu,
 	return 0;
 }
 
+bool fxt_device_traced_stats(struct fxt_device *d, uint32_t cpu,
+			     struct fxt_cpu_stats *st)
+{
+	return fxt_device_cpu_possible(d, cpu) &&
+	       !fxt_device_cpu_stats(d, cpu, st) &&
+	       !(st->flags & FXT_CPU_NOT_TRACED);
+}
+
 void fxt_device_totals(const struct fxt_device *d, struct fxt_device_totals *t)
 {
 	uint32_t cpu;

@@ -86,6 +86,9 @@ int fxt_device_close(struct fxt_device *d);	/* unmap, TERMINATE, close */
 bool fxt_device_cpu_possible(const struct fxt_device *d, uint32_t cpu);
 int fxt_device_cpu_stats(struct fxt_device *d, uint32_t cpu,
 			 struct fxt_cpu_stats *st);
+/* cpu's statistics into st when it is possible and traced (has buffers). */
+bool fxt_device_traced_stats(struct fxt_device *d, uint32_t cpu,
+			     struct fxt_cpu_stats *st);
 void fxt_device_totals(const struct fxt_device *d, struct fxt_device_totals *t);
 /*
  * Warn when CPUs added after INITIALIZE (no buffers, not traced) lost
