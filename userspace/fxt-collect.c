@@ -24,6 +24,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,6 +55,12 @@ static void on_signal(int sig)
 		stop_requested = 1;
 }
 
+/*
+ * fxt-collect's own failure, kept apart from any status COMMAND can give
+ * through it (as timeout(1) and env(1) use 125).
+ */
+#define EXIT_FAILED	125
+
 static void die(const char *fmt, ...)
 {
 	va_list ap;
@@ -63,7 +70,7 @@ static void die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(1);
+	exit(EXIT_FAILED);
 }
 
 /* The library's errors are negative errnos with a message in dev.err. */
@@ -122,7 +129,11 @@ static void usage(FILE *f)
 "window in progress (whether or not a trigger fired in it).\n"
 "The CPUs present at the start are traced, online or not; a CPU added\n"
 "later is not, and a warning at the end says how many events it had.\n"
-"Exit status: 0 when the archives were written, 1 on any error.\n");
+"Exit status: with COMMAND, once the archives are written, COMMAND's: its\n"
+"exit status, 128+N if signal N ended it (SIGTERM: 143 when tracing ended\n"
+"first), 127 if it was not found, 126 if it could not be run. Without\n"
+"COMMAND, 0 when the archives were written. 125 on any error of\n"
+"fxt-collect's own (bad usage, the device, the archive), with or without.\n");
 }
 
 /* The session's hook: the status line on a terminal, ended before a line. */
@@ -269,13 +280,13 @@ static void parse_args(struct collector *c, int argc, char **argv)
 			exit(0);
 		default:
 			usage(stderr);
-			exit(1);
+			exit(EXIT_FAILED);
 		}
 	}
 	if (!c->s.output) {
 		fprintf(stderr, "fxt-collect: -o FILE is required\n");
 		usage(stderr);
-		exit(1);
+		exit(EXIT_FAILED);
 	}
 	check_triggers(c);
 }
@@ -291,6 +302,26 @@ static void catch_signals(void)
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+}
+
+/* COMMAND's status as a shell gives it, said on stderr when not 0. */
+static int command_status(const struct fxt_command *cmd)
+{
+	int st = cmd->status;
+
+	if (!cmd->done) {
+		fprintf(stderr, "fxt-collect: the command's status is lost\n");
+		return EXIT_FAILED;
+	}
+	if (WIFSIGNALED(st)) {
+		fprintf(stderr, "fxt-collect: command killed by signal %d (%s)\n",
+			WTERMSIG(st), strsignal(WTERMSIG(st)));
+		return 128 + WTERMSIG(st);
+	}
+	if (WEXITSTATUS(st))
+		fprintf(stderr, "fxt-collect: command exited with status %d\n",
+			WEXITSTATUS(st));
+	return WEXITSTATUS(st);
 }
 
 int main(int argc, char **argv)
@@ -313,8 +344,7 @@ int main(int argc, char **argv)
 	if (fxt_session_close(s))
 		fprintf(stderr, "fxt-collect: warning: %s\n", s->dev.err);
 	fxt_command_end(&s->cmd);
-	if (s->cmd.done && WIFEXITED(s->cmd.status) && WEXITSTATUS(s->cmd.status))
-		fprintf(stderr, "fxt-collect: command exited with status %d\n",
-			WEXITSTATUS(s->cmd.status));
-	return s->dev.truncated_chunk ? 1 : 0;
+	if (s->dev.truncated_chunk)
+		return EXIT_FAILED;
+	return s->command ? command_status(&s->cmd) : 0;
 }

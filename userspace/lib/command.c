@@ -33,6 +33,7 @@ int fxt_command_spawn(struct fxt_command *c, char **argv, const char *prog,
 	}
 	if (!c->pid) {
 		char go;
+		int err;
 
 		close(pfd[1]);
 		/* Start only once tracing has started. */
@@ -42,8 +43,10 @@ int fxt_command_spawn(struct fxt_command *c, char **argv, const char *prog,
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		execvp(argv[0], argv);
-		fprintf(stderr, "%s: %s: %s\n", prog, argv[0], strerror(errno));
-		_exit(127);
+		err = errno;
+		fprintf(stderr, "%s: %s: %s\n", prog, argv[0], strerror(err));
+		/* As shells say it: not found, or found but not runnable. */
+		_exit(err == ENOENT ? 127 : 126);
 	}
 	close(pfd[0]);
 	c->go_fd = pfd[1];

@@ -352,6 +352,40 @@ if [ -x "$B/fxt-collect" ] && [ -f "$B/fake-fxt.so" ]; then
 		bad "fxt-collect -t with a trigger that never fires: exit $rc"
 		cat n.err >&2
 	fi
+	# With a command: its status, as a shell gives it, once the archive
+	# is written; 125 for fxt-collect's own failures.
+	cmd_status() {	# WANT COMMAND...: fxt-collect -- COMMAND exits WANT
+		want=$1; shift
+		rm -f x.fxt
+		collect x.err -- -o x.fxt -t 5 -- "$@"
+		rc=$?
+		if [ "$rc" = "$want" ] && "$B/fxt-dump" --check x.fxt >/dev/null 2>&1; then
+			ok
+		else
+			bad "fxt-collect -- $*: exit $rc, not $want (or no valid archive)"
+			cat x.err >&2
+		fi
+	}
+	cmd_status 0 true
+	cmd_status 1 false
+	cmd_status 7 sh -c 'exit 7'
+	# shellcheck disable=SC2016 # the command's own $$
+	cmd_status 143 sh -c 'kill -TERM $$'
+	cmd_status 127 /no/such/command
+	cmd_status 126 /etc/passwd
+	collect x.err -- -o /no/such/dir/x.fxt -- true
+	rc=$?
+	if [ $rc -eq 125 ]; then ok; else bad "fxt-collect, archive not writable: exit $rc, not 125"; fi
+	collect x.err -- -o x.fxt -t 0.2 -- sleep 5
+	rc=$?
+	if [ $rc -eq 143 ] && grep -q 'command killed by signal 15' x.err; then
+		ok
+	else
+		bad "fxt-collect -t ended before the command: exit $rc, not 143"
+	fi
+	"$B/fxt-collect" --no-such-option >/dev/null 2>&1
+	rc=$?
+	if [ $rc -eq 125 ]; then ok; else bad "fxt-collect: bad option: exit $rc, not 125"; fi
 	collect p.err -- -o p.fxt -m circular -t 0.2
 	rc=$?
 	if [ $rc -eq 0 ] && grep -q ' bytes flags$' p.err && ! grep -q 'missed\|window' p.err; then
@@ -364,7 +398,7 @@ if [ -x "$B/fxt-collect" ] && [ -f "$B/fake-fxt.so" ]; then
 		# shellcheck disable=SC2086
 		collect u.err -- -o u.fxt $args
 		rc=$?
-		if [ $rc -eq 1 ] && grep -qF -- "$want" u.err; then
+		if [ $rc -eq 125 ] && grep -qF -- "$want" u.err; then
 			ok
 		else
 			bad "fxt-collect $args: exit $rc, not '$want'"
