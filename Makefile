@@ -11,7 +11,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KVER KDIR
 
 .PHONY: all module userspace selftests check check-debug unit-test vmtest \
-	demo bench docs-check \
+	demo soak bench docs-check \
 	fuzz checkpatch sparse install module-install dkms-install \
 	package-test \
 	clean distclean deps
@@ -73,6 +73,13 @@ check-debug: userspace
 demo: deps
 	$(MAKE) all
 	scripts/demo
+
+# An hour (FXT_SOAK_SECONDS) of streaming, circular, trigger, hotplug and
+# stress selftests in one guest boot, memory checked after every pass
+# (selftests/soak). Not part of check.
+soak: deps
+	$(MAKE) all selftests
+	scripts/soak
 
 bench:
 	scripts/install-deps --bench
