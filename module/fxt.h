@@ -224,7 +224,7 @@ struct fxt_session {
 	 * counted in fxt_untraced). NULL before INITIALIZE.
 	 */
 	struct fxt_cpu **cpus;
-	cpumask_var_t traced;		/* the CPUs with an entry */
+	cpumask_var_t traced;		/* the CPUs with an entry (once INITIALIZE succeeded) */
 	atomic_t map_count;		/* live mappings of the regions */
 
 	/*

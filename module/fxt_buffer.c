@@ -41,14 +41,15 @@
 
 /*
  * Smallest rolling buffer. Nested writers can fill two of them while an
- * interrupted one holds a reservation: circular mode then drops rather
- * than reuse a buffer with a record in flight (fxt_rolling_switch()).
+ * interrupted one holds a reservation: circular and streaming modes then
+ * drop rather than reuse a buffer with a record in flight
+ * (fxt_rolling_switch()).
  */
 #define FXT_MIN_ROLLING		(4u << 10)
 /*
  * No room is made this close before a trigger's window closes: more than a
- * probe takes from making room to reserving its record, nested interrupts
- * included (fxt_rolling_make_room()).
+ * probe takes from making room to reserving its record, with interrupts
+ * off (fxt_rolling_make_room()).
  */
 #define FXT_MAKE_ROOM_MARGIN_NS	(1000 * 1000)
 /* Default durable share of a CPU's buffer: 1/8, within these bounds. */
@@ -130,7 +131,7 @@ static void fxt_cpu_layout(struct fxt_session *s, struct fxt_cpu *c, u8 *base,
  * online: not the possible ones a machine could add) each get a region,
  * on their NUMA node, and are traced. A CPU added later (physical
  * hotplug) has none, and its probes count what they lose (fxt_untraced,
- * GET_STATS). CPU hotplug is held off meanwhile.
+ * GET_STATS). CPU hotplug is held off only while they are counted.
  *
  * Return: 0, -EINVAL for a size that cannot be laid out, -ENOMEM.
  */

@@ -54,6 +54,22 @@ void fxt_mem_account(long bytes)
  */
 #define FXT_GFP		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL)
 
+/*
+ * Zeroed memory that needs no physically contiguous block: kmalloc() when
+ * one is at hand (__GFP_NORETRY: no reclaim or compaction for it, and at
+ * a cgroup's limit no OOM killer either), else vmalloc() with FXT_GFP.
+ * Not kvmalloc(): with __GFP_RETRY_MAYFAIL it would press for the block
+ * (compaction, reclaim) before it falls back, a stall on a fragmented
+ * machine for the 2 MiB page array of a 1 GiB region.
+ */
+static void *fxt_kvzalloc_node(size_t size, int node)
+{
+	void *p = kmalloc_node(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
+			       __GFP_NORETRY | __GFP_NOWARN, node);
+
+	return p ? p : __vmalloc(size, FXT_GFP | __GFP_ZERO | __GFP_NOWARN);
+}
+
 /**
  * fxt_kvcalloc() - kvcalloc(), counted and charged
  * @n: elements
@@ -63,7 +79,11 @@ void fxt_mem_account(long bytes)
  */
 void *fxt_kvcalloc(size_t n, size_t size)
 {
-	void *p = kvcalloc(n, size, FXT_GFP);
+	void *p;
+
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	p = fxt_kvzalloc_node(n * size, NUMA_NO_NODE);
 
 	if (p)
 		fxt_mem_account(n * size);
@@ -87,15 +107,14 @@ void fxt_kvfree(void *p, size_t bytes)
  * fxt_cpu_alloc() - a CPU's bookkeeping, counted and charged
  * @cpu: the CPU: it comes from the CPU's NUMA node
  *
- * About 10 KiB: kvzalloc(), so that a fragmented machine is not asked for
- * an order-2 block it may not have.
+ * About 10 KiB: fxt_kvzalloc_node(), so that a fragmented machine is not
+ * pressed for an order-2 block it may not have.
  *
  * Return: the zeroed struct, or NULL.
  */
 struct fxt_cpu *fxt_cpu_alloc(unsigned int cpu)
 {
-	struct fxt_cpu *c = kvzalloc_node(sizeof(*c), FXT_GFP,
-					  cpu_to_node(cpu));
+	struct fxt_cpu *c = fxt_kvzalloc_node(sizeof(*c), cpu_to_node(cpu));
 
 	if (c)
 		fxt_mem_account(sizeof(*c));
@@ -151,7 +170,7 @@ void *fxt_region_alloc(unsigned int cpu, unsigned long bytes,
 	struct page **p;
 	void *addr;
 
-	p = kvmalloc_array(n, sizeof(*p), FXT_GFP | __GFP_ZERO | __GFP_NOWARN);
+	p = fxt_kvzalloc_node(n * sizeof(*p), node);
 	if (!p)
 		return NULL;
 	for (i = 0; i < n; i++) {

@@ -24,6 +24,7 @@
  */
 #include <linux/hash.h>
 #include <linux/kernel.h>
+#include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/sched.h>
 #include <linux/pid.h>
@@ -179,9 +180,17 @@ static void fxt_snapshot_task(struct task_struct *t, bool stamped)
 /* One CPU's share of the snapshot (fxt_names_snapshot()). */
 struct fxt_snapshot_share {
 	struct work_struct work;
+	struct completion done;
 	bool stamped;
 	unsigned int index, count;	/* it names the pids == index mod count */
 };
+
+/*
+ * How long START waits for the CPUs' shares to begin before it walks the
+ * ones that have not itself: a CPU monopolised by a real-time task that
+ * never yields (RT throttling off, as on isolated CPUs) runs no work item.
+ */
+#define FXT_SNAPSHOT_WAIT	(HZ / 2)
 
 /*
  * The snapshot's walk, on the CPU of @sh (fxt_names_snapshot()).
@@ -229,7 +238,11 @@ static void fxt_snapshot_walk(struct fxt_snapshot_share *sh)
 
 static void fxt_snapshot_work(struct work_struct *work)
 {
-	fxt_snapshot_walk(container_of(work, struct fxt_snapshot_share, work));
+	struct fxt_snapshot_share *sh =
+		container_of(work, struct fxt_snapshot_share, work);
+
+	fxt_snapshot_walk(sh);
+	complete(&sh->done);
 }
 
 /**
@@ -242,15 +255,20 @@ static void fxt_snapshot_work(struct work_struct *work)
  * spill into its rolling buffers, which a streaming collector blocked in
  * START cannot save meanwhile. Kernel object records are global in FXT,
  * so which CPU carries a name does not matter. CPU hotplug is held off
- * for the walk, so that each share runs where it was queued. Without
- * memory for the shares, one walk on this CPU (or a traced one) names
- * them all.
+ * for the walk, so that each share runs where it was queued. A share
+ * that has not begun after FXT_SNAPSHOT_WAIT (its CPU runs a real-time
+ * task that never yields) is walked by the caller instead, into the
+ * caller's CPU's buffers. Without memory for the shares, the caller walks
+ * them all (on a CPU added after INITIALIZE, the names are counted lost,
+ * fxt_untraced).
  */
 void fxt_names_snapshot(bool stamped)
 {
 	struct fxt_session *s = &fxt_session;
 	struct fxt_snapshot_share *sh, one = { .stamped = stamped, .count = 1 };
+	unsigned long deadline;
 	unsigned int cpu, i = 0, n;
+	long left;
 
 	/* Circular mode names tasks in the rolling data, as they appear. */
 	if (s->mode == FXT_MODE_CIRCULAR)
@@ -259,26 +277,36 @@ void fxt_names_snapshot(bool stamped)
 	n = cpumask_weight_and(s->traced, cpu_online_mask);
 	sh = n ? fxt_kvcalloc(n, sizeof(*sh)) : NULL;
 	if (!sh) {
-		cpu = cpumask_first_and(s->traced, cpu_online_mask);
-		INIT_WORK_ONSTACK(&one.work, fxt_snapshot_work);
-		if (cpu < nr_cpu_ids) {
-			queue_work_on(cpu, system_highpri_wq, &one.work);
-			flush_work(&one.work);
-		}
-		destroy_work_on_stack(&one.work);
+		/* No memory for the shares: one walk, here. */
 		cpus_read_unlock();
+		fxt_snapshot_walk(&one);
 		return;
 	}
 	for_each_cpu_and(cpu, s->traced, cpu_online_mask) {
 		sh[i].stamped = stamped;
 		sh[i].index = i;
 		sh[i].count = n;
+		init_completion(&sh[i].done);
 		INIT_WORK(&sh[i].work, fxt_snapshot_work);
 		queue_work_on(cpu, system_highpri_wq, &sh[i].work);
 		i++;
 	}
-	for (i = 0; i < n; i++)
+	deadline = jiffies + FXT_SNAPSHOT_WAIT;
+	for (i = 0; i < n; i++) {
+		left = max_t(long, (long)(deadline - jiffies), 1);
+		/*
+		 * A share that has not begun by the deadline is taken back
+		 * and walked here, into this CPU's buffers: START never
+		 * waits on a CPU that runs nothing else. One that began is
+		 * waited for: it runs, and ends.
+		 */
+		if (!wait_for_completion_timeout(&sh[i].done, left) &&
+		    cancel_work(&sh[i].work)) {
+			fxt_snapshot_walk(&sh[i]);
+			continue;
+		}
 		flush_work(&sh[i].work);
+	}
 	cpus_read_unlock();
 	fxt_kvfree(sh, n * sizeof(*sh));
 }
