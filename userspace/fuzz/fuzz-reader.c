@@ -33,7 +33,7 @@ static int in_fd = -1, out_fd = -1;
 static char in_path[64];
 static struct fxt_record rec, rec2;
 static struct outbuf ob;
-static char ob_mem[4096 + OUTBUF_SLACK];
+static char fxt_ob_mem[4096 + OUTBUF_SLACK];
 
 static uint64_t diag_count;
 
@@ -125,7 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	m = fxt_merge_open(in_path);
 	if (m) {
-		ob_init(&ob, -1, ob_mem, 4096);	/* discard: writes fail with EBADF */
+		fxt_ob_init(&ob, -1, fxt_ob_mem, 4096);	/* discard: writes fail with EBADF */
 		fxt_json_convert(m, &ob, NULL);
 		fxt_merge_close(m);
 	}

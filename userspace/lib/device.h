@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * device.h - the read side of /dev/fxt (lib/device.c): open, initialize,
+ * device.h - the read side of /dev/fxt (lib/device.c; the drain, lib/drain.c): open, initialize,
  * map, answer the streaming hand-shake, save what is left, in the order
  * Documentation/buffers.rst gives, into an archive written with a
  * struct fxt_writer.
@@ -114,7 +114,7 @@ int fxt_device_write_trailer(struct fxt_device *d);
 int fxt_device_save_file(struct fxt_device *d, const char *path);
 
 /*
- * For the layers over a device (lib/session.c): a failure's message into
+ * For the layers over a device (collect/session.c): a failure's message into
  * d->err, returning err; a warning on stderr as "PROG: warning: ...".
  */
 int fxt_device_fail(struct fxt_device *d, int err, const char *fmt, ...)

@@ -98,7 +98,7 @@ static int add_segment(struct cursor *c, uint64_t start, uint64_t end)
 /* The cursor of provider id, created when new; NULL when there are too many. */
 static struct cursor *cursor_of(struct fxt_merge *m, struct u64map *ids, uint32_t id)
 {
-	int64_t i = u64map_get(ids, id);
+	int64_t i = fxt_u64map_get(ids, id);
 	struct cursor *c;
 
 	if (i >= 0)
@@ -112,7 +112,7 @@ static struct cursor *cursor_of(struct fxt_merge *m, struct u64map *ids, uint32_
 			return NULL;
 		m->c = nc;
 	}
-	if (u64map_put(ids, id, (uint32_t)m->n))
+	if (fxt_u64map_put(ids, id, (uint32_t)m->n))
 		return NULL;
 	c = &m->c[m->n++];
 	memset(c, 0, sizeof(*c));
@@ -214,7 +214,7 @@ last:
 		}
 	}
 out:
-	u64map_free(&ids);
+	fxt_u64map_free(&ids);
 	free(buf);
 	return rc;
 }

@@ -4,7 +4,7 @@
  * each in time order, holds the earliest item (the lowest index on a tie).
  *
  * One merge for two consumers: lib/merge.c orders its cursors' records
- * with it, fxt-report (lib/report_events.c) the queues of events it
+ * with it, fxt-report (report/report_events.c) the queues of events it
  * decodes from those cursors. The consumer's hook, advance(ctx, i, &key),
  * moves source i on to its next item and returns true, setting key to the
  * item's time (or leaving it: the source's previous time), or returns

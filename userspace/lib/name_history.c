@@ -18,7 +18,7 @@ static bool same_run(const struct fxt_kobj_info *a, const struct fxt_kobj_info *
 
 static struct name_runs *runs_of(struct name_history *h, uint64_t koid)
 {
-	int64_t i = u64map_get(&h->map, koid);
+	int64_t i = fxt_u64map_get(&h->map, koid);
 	size_t old_cap = h->map.cap;
 
 	if (i >= 0)
@@ -33,7 +33,7 @@ static struct name_runs *runs_of(struct name_history *h, uint64_t koid)
 		h->runs = r;
 		h->cap = n;
 	}
-	if (u64map_put(&h->map, koid, (uint32_t)h->n))
+	if (fxt_u64map_put(&h->map, koid, (uint32_t)h->n))
 		return NULL;
 	h->bytes += (h->map.cap - old_cap) * (sizeof(uint64_t) + sizeof(uint32_t));
 	memset(&h->runs[h->n], 0, sizeof(h->runs[h->n]));
@@ -46,7 +46,7 @@ static void run_remove(struct name_runs *r, uint32_t i)
 	r->n--;
 }
 
-int name_history_add(struct name_history *h, const struct fxt_kobj_info *k)
+int fxt_name_history_add(struct name_history *h, const struct fxt_kobj_info *k)
 {
 	struct name_runs *r = runs_of(h, k->koid);
 	uint32_t i;
@@ -87,10 +87,10 @@ int name_history_add(struct name_history *h, const struct fxt_kobj_info *k)
 	return 0;
 }
 
-const struct fxt_kobj_info *name_history_at(const struct name_history *h,
+const struct fxt_kobj_info *fxt_name_history_at(const struct name_history *h,
 					    uint64_t koid, uint64_t ns)
 {
-	int64_t idx = u64map_get(&h->map, koid);
+	int64_t idx = fxt_u64map_get(&h->map, koid);
 	const struct name_runs *r;
 	uint32_t i;
 
@@ -104,11 +104,11 @@ const struct fxt_kobj_info *name_history_at(const struct name_history *h,
 	return &r->v[i - 1];
 }
 
-void name_history_free(struct name_history *h)
+void fxt_name_history_free(struct name_history *h)
 {
 	for (size_t i = 0; i < h->n; i++)
 		free(h->runs[i].v);
 	free(h->runs);
-	u64map_free(&h->map);
+	fxt_u64map_free(&h->map);
 	memset(h, 0, sizeof(*h));
 }

@@ -30,13 +30,13 @@ struct name_history {
 };
 
 /* Record that koid was named k->name (process k->process) at k->named_at. */
-int name_history_add(struct name_history *h, const struct fxt_kobj_info *k);
+int fxt_name_history_add(struct name_history *h, const struct fxt_kobj_info *k);
 /*
  * The name koid had at ns: the run with the latest named_at <= ns, else
  * the earliest run; NULL if the koid has none.
  */
-const struct fxt_kobj_info *name_history_at(const struct name_history *h,
+const struct fxt_kobj_info *fxt_name_history_at(const struct name_history *h,
 					    uint64_t koid, uint64_t ns);
-void name_history_free(struct name_history *h);
+void fxt_name_history_free(struct name_history *h);
 
 #endif /* LIBFXT_NAME_HISTORY_H */

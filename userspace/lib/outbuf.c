@@ -12,7 +12,7 @@
 
 #include "outbuf.h"
 
-void ob_init(struct outbuf *o, int fd, char *buf, size_t cap)
+void fxt_ob_init(struct outbuf *o, int fd, char *buf, size_t cap)
 {
 	o->fd = fd;
 	o->error = 0;
@@ -21,7 +21,7 @@ void ob_init(struct outbuf *o, int fd, char *buf, size_t cap)
 	o->buf = buf;
 }
 
-int ob_flush(struct outbuf *o)
+int fxt_ob_flush(struct outbuf *o)
 {
 	size_t off = 0;
 
@@ -40,7 +40,7 @@ int ob_flush(struct outbuf *o)
 	return o->error;
 }
 
-void ob_printf(struct outbuf *o, const char *fmt, ...)
+void fxt_ob_printf(struct outbuf *o, const char *fmt, ...)
 {
 	char tmp[1024];
 	va_list ap;
@@ -51,7 +51,7 @@ void ob_printf(struct outbuf *o, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	ob_write(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+	fxt_ob_write(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
 /* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
@@ -88,12 +88,12 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-void ob_json_str(struct outbuf *o, const char *str, size_t len)
+void fxt_ob_json_str(struct outbuf *o, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, run = 0;
 
-	ob_putc(o, '"');
+	fxt_ob_putc(o, '"');
 	if (!s)
 		len = 0;
 	while (i < len) {
@@ -105,7 +105,7 @@ void ob_json_str(struct outbuf *o, const char *str, size_t len)
 			run++;
 			continue;
 		}
-		ob_write(o, s + i - run, run);
+		fxt_ob_write(o, s + i - run, run);
 		run = 0;
 		switch (c) {
 		case '"':
@@ -132,7 +132,7 @@ void ob_json_str(struct outbuf *o, const char *str, size_t len)
 			break;
 		}
 		if (c < 0x20) {
-			ob_printf(o, "\\u%04x", c);
+			fxt_ob_printf(o, "\\u%04x", c);
 			i++;
 			continue;
 		}
@@ -142,65 +142,65 @@ void ob_json_str(struct outbuf *o, const char *str, size_t len)
 			i++;
 			continue;
 		}
-		ob_write(o, s + i, n);
+		fxt_ob_write(o, s + i, n);
 		i += n;
 	}
-	ob_write(o, s + i - run, run);
-	ob_putc(o, '"');
+	fxt_ob_write(o, s + i - run, run);
+	fxt_ob_putc(o, '"');
 }
 
-void ob_csv_str(struct outbuf *o, const char *s)
+void fxt_ob_csv_str(struct outbuf *o, const char *s)
 {
 	size_t i;
 
 	if (!strpbrk(s, ",\"\n\r")) {
-		ob_puts(o, s);
+		fxt_ob_puts(o, s);
 		return;
 	}
-	ob_putc(o, '"');
+	fxt_ob_putc(o, '"');
 	for (i = 0; s[i]; i++) {
 		if (s[i] == '"')
-			ob_putc(o, '"');
-		ob_putc(o, s[i]);
+			fxt_ob_putc(o, '"');
+		fxt_ob_putc(o, s[i]);
 	}
-	ob_putc(o, '"');
+	fxt_ob_putc(o, '"');
 }
 
-void ob_quoted(struct outbuf *o, const char *str, size_t len)
+void fxt_ob_quoted(struct outbuf *o, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i;
 
-	ob_putc(o, '"');
+	fxt_ob_putc(o, '"');
 	for (i = 0; s && i < len; i++) {
 		unsigned char c = s[i];
 
 		if (c == '"' || c == '\\') {
-			ob_putc(o, '\\');
-			ob_putc(o, (char)c);
+			fxt_ob_putc(o, '\\');
+			fxt_ob_putc(o, (char)c);
 		} else if (c >= 0x20 && c < 0x7f) {
-			ob_putc(o, (char)c);
+			fxt_ob_putc(o, (char)c);
 		} else if (c == '\n') {
 			OB_LIT(o, "\\n");
 		} else {
-			ob_printf(o, "\\x%02x", c);
+			fxt_ob_printf(o, "\\x%02x", c);
 		}
 	}
-	ob_putc(o, '"');
+	fxt_ob_putc(o, '"');
 }
 
-void ob_json_double(struct outbuf *o, double v)
+void fxt_ob_json_double(struct outbuf *o, double v)
 {
 	if (isnan(v))
 		OB_LIT(o, "\"NaN\"");
 	else if (isinf(v))
-		ob_puts(o, v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+		fxt_ob_puts(o, v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
 	else {
 		char tmp[32];
 
 		snprintf(tmp, sizeof(tmp), "%.15g", v);
 		if (strtod(tmp, NULL) != v)
 			snprintf(tmp, sizeof(tmp), "%.17g", v);
-		ob_puts(o, tmp);
+		fxt_ob_puts(o, tmp);
 	}
 }

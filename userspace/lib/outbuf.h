@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define OUTBUF_SIZE	(256u << 10)	/* what the tools use */
-#define OUTBUF_SLACK	128	/* room any one ob_reserve() may ask for */
+#define OUTBUF_SLACK	128	/* room any one fxt_ob_reserve() may ask for */
 
 struct outbuf {
 	int fd;			/* -1: discard (writes fail, the buffer is reused) */
@@ -23,37 +23,37 @@ struct outbuf {
 };
 
 /* Initialise over fd with the caller's buffer of cap + OUTBUF_SLACK bytes. */
-void ob_init(struct outbuf *o, int fd, char *buf, size_t cap);
+void fxt_ob_init(struct outbuf *o, int fd, char *buf, size_t cap);
 /* Write out what is buffered; returns 0 or the first error. */
-int ob_flush(struct outbuf *o);
-void ob_printf(struct outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int fxt_ob_flush(struct outbuf *o);
+void fxt_ob_printf(struct outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A JSON string literal (quotes included); invalid UTF-8 becomes U+FFFD. */
-void ob_json_str(struct outbuf *o, const char *s, size_t len);
+void fxt_ob_json_str(struct outbuf *o, const char *s, size_t len);
 /* A CSV field (NUL-terminated): quoted when it holds a comma, quote or newline. */
-void ob_csv_str(struct outbuf *o, const char *s);
+void fxt_ob_csv_str(struct outbuf *o, const char *s);
 /* A readable quoted string for dumps: printable ASCII, the rest escaped. */
-void ob_quoted(struct outbuf *o, const char *s, size_t len);
+void fxt_ob_quoted(struct outbuf *o, const char *s, size_t len);
 /* A double as JSON (finite) or as a string ("NaN", "Infinity"). */
-void ob_json_double(struct outbuf *o, double v);
+void fxt_ob_json_double(struct outbuf *o, double v);
 
-static inline char *ob_reserve(struct outbuf *o, size_t n)
+static inline char *fxt_ob_reserve(struct outbuf *o, size_t n)
 {
 	if (o->len + n > o->cap)
-		ob_flush(o);
+		fxt_ob_flush(o);
 	return o->buf + o->len;
 }
 
-static inline void ob_write(struct outbuf *o, const void *p, size_t n)
+static inline void fxt_ob_write(struct outbuf *o, const void *p, size_t n)
 {
 	if (n > OUTBUF_SLACK) {
 		if (o->len + n > o->cap)
-			ob_flush(o);
+			fxt_ob_flush(o);
 		if (n > o->cap) {
 			size_t chunk;
 
 			while (n) {
 				chunk = n > o->cap ? o->cap : n;
-				ob_flush(o);
+				fxt_ob_flush(o);
 				memcpy(o->buf, p, chunk);
 				o->len = chunk;
 				p = (const char *)p + chunk;
@@ -62,28 +62,28 @@ static inline void ob_write(struct outbuf *o, const void *p, size_t n)
 			return;
 		}
 	} else {
-		ob_reserve(o, n);
+		fxt_ob_reserve(o, n);
 	}
 	memcpy(o->buf + o->len, p, n);
 	o->len += n;
 }
 
-static inline void ob_puts(struct outbuf *o, const char *s)
+static inline void fxt_ob_puts(struct outbuf *o, const char *s)
 {
-	ob_write(o, s, strlen(s));
+	fxt_ob_write(o, s, strlen(s));
 }
 
 /* String literals: the length is known at compile time. */
-#define OB_LIT(o, lit)	ob_write((o), (lit), sizeof(lit) - 1)
+#define OB_LIT(o, lit)	fxt_ob_write((o), (lit), sizeof(lit) - 1)
 
-static inline void ob_putc(struct outbuf *o, char c)
+static inline void fxt_ob_putc(struct outbuf *o, char c)
 {
-	ob_reserve(o, 1)[0] = c;
+	fxt_ob_reserve(o, 1)[0] = c;
 	o->len++;
 }
 
 /* Decimal digits of v into the end of tmp[20]; returns the first. */
-static inline char *ob_fmt_u64(char *end, uint64_t v)
+static inline char *fxt_ob_fmt_u64(char *end, uint64_t v)
 {
 	static const char pairs[201] =
 		"00010203040506070809101112131415161718192021222324"
@@ -110,24 +110,24 @@ static inline char *ob_fmt_u64(char *end, uint64_t v)
 	return p;
 }
 
-static inline void ob_u64(struct outbuf *o, uint64_t v)
+static inline void fxt_ob_u64(struct outbuf *o, uint64_t v)
 {
-	char tmp[20], *end = tmp + sizeof(tmp), *p = ob_fmt_u64(end, v);
+	char tmp[20], *end = tmp + sizeof(tmp), *p = fxt_ob_fmt_u64(end, v);
 
-	ob_write(o, p, (size_t)(end - p));
+	fxt_ob_write(o, p, (size_t)(end - p));
 }
 
-static inline void ob_i64(struct outbuf *o, int64_t v)
+static inline void fxt_ob_i64(struct outbuf *o, int64_t v)
 {
 	if (v < 0) {
-		ob_putc(o, '-');
-		ob_u64(o, (uint64_t)0 - (uint64_t)v);
+		fxt_ob_putc(o, '-');
+		fxt_ob_u64(o, (uint64_t)0 - (uint64_t)v);
 	} else {
-		ob_u64(o, (uint64_t)v);
+		fxt_ob_u64(o, (uint64_t)v);
 	}
 }
 
-static inline void ob_hex(struct outbuf *o, uint64_t v)
+static inline void fxt_ob_hex(struct outbuf *o, uint64_t v)
 {
 	char tmp[18], *p = tmp + sizeof(tmp);
 
@@ -137,11 +137,11 @@ static inline void ob_hex(struct outbuf *o, uint64_t v)
 	} while (v);
 	*--p = 'x';
 	*--p = '0';
-	ob_write(o, p, (size_t)(tmp + sizeof(tmp) - p));
+	fxt_ob_write(o, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 /* Nanoseconds as microseconds with 3 decimals: 1234567 -> "1234.567". */
-static inline void ob_us(struct outbuf *o, uint64_t ns)
+static inline void fxt_ob_us(struct outbuf *o, uint64_t ns)
 {
 	char tmp[24], *end = tmp + sizeof(tmp), *p;
 	unsigned int frac = (unsigned int)(ns % 1000);
@@ -150,8 +150,8 @@ static inline void ob_us(struct outbuf *o, uint64_t ns)
 	end[-2] = (char)('0' + frac / 10 % 10);
 	end[-3] = (char)('0' + frac / 100);
 	end[-4] = '.';
-	p = ob_fmt_u64(end - 4, ns / 1000);
-	ob_write(o, p, (size_t)(end - p));
+	p = fxt_ob_fmt_u64(end - 4, ns / 1000);
+	fxt_ob_write(o, p, (size_t)(end - p));
 }
 
 #endif /* LIBFXT_OUTBUF_H */

@@ -30,7 +30,7 @@ static void put(const struct progress *p, const char *s, size_t n)
 	}
 }
 
-void progress_init(struct progress *p, const char *prog, int fd, uint64_t total,
+void fxt_progress_init(struct progress *p, const char *prog, int fd, uint64_t total,
 		   uint64_t min_bytes, bool allowed)
 {
 	p->on = allowed && total > min_bytes && isatty(fd);
@@ -41,10 +41,10 @@ void progress_init(struct progress *p, const char *prog, int fd, uint64_t total,
 	p->next = 0;
 	p->next_tick = 0;
 	if (p->on)
-		progress_show(p, 0);
+		fxt_progress_show(p, 0);
 }
 
-void progress_show(struct progress *p, uint64_t done)
+void fxt_progress_show(struct progress *p, uint64_t done)
 {
 	char line[128];
 	double t;
@@ -67,7 +67,7 @@ void progress_show(struct progress *p, uint64_t done)
 	p->shown = true;
 }
 
-void progress_clear(struct progress *p)
+void fxt_progress_clear(struct progress *p)
 {
 	if (!p->shown)
 		return;
@@ -76,8 +76,8 @@ void progress_clear(struct progress *p)
 	p->next_tick = 0;	/* draw again at the next update */
 }
 
-void progress_end(struct progress *p)
+void fxt_progress_end(struct progress *p)
 {
-	progress_clear(p);
+	fxt_progress_clear(p);
 	p->on = false;
 }

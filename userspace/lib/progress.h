@@ -32,19 +32,19 @@ struct progress {
  * own condition, e.g. "standard output is not the same terminal"). Draws
  * the 0% line at once when on.
  */
-void progress_init(struct progress *p, const char *prog, int fd, uint64_t total,
+void fxt_progress_init(struct progress *p, const char *prog, int fd, uint64_t total,
 		   uint64_t min_bytes, bool allowed);
-void progress_show(struct progress *p, uint64_t done);
+void fxt_progress_show(struct progress *p, uint64_t done);
 /* Erase the line (before writing something else to the terminal). */
-void progress_clear(struct progress *p);
+void fxt_progress_clear(struct progress *p);
 /* The end: erase the line and stay off. */
-void progress_end(struct progress *p);
+void fxt_progress_end(struct progress *p);
 
 /* done bytes of total are read: redraw if it is time. Cheap when off. */
-static inline void progress_update(struct progress *p, uint64_t done)
+static inline void fxt_progress_update(struct progress *p, uint64_t done)
 {
 	if (__builtin_expect(p->on && done >= p->next, 0))
-		progress_show(p, done);
+		fxt_progress_show(p, done);
 }
 
 #endif /* LIBFXT_PROGRESS_H */

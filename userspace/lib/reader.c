@@ -269,7 +269,7 @@ static void provider_clear(struct fxt_reader *r, struct provider *p)
 	free(p->durs);
 	p->durs = NULL;
 	p->ndurs = p->dur_cap = 0;
-	u64map_free(&p->dur_map);
+	fxt_u64map_free(&p->dur_map);
 	p->ticks_per_second = NS_PER_SEC;
 	p->last_ts = 0;
 	p->name[0] = 0;
@@ -447,14 +447,14 @@ static void thread_history_add(struct fxt_reader *r, uint64_t koid, struct fxt_s
 	if (n)
 		memcpy(run.name, name.data, n);
 	run.name_len = (uint8_t)n;
-	name_history_add(h, &run);
+	fxt_name_history_add(h, &run);
 	r->mem_used += h->bytes - before;
 }
 
 const struct fxt_kobj_info *fxt_reader_thread_at(const struct fxt_reader *r,
 						 uint64_t koid, uint64_t ns)
 {
-	const struct fxt_kobj_info *k = name_history_at(&r->kt->threads, koid, ns);
+	const struct fxt_kobj_info *k = fxt_name_history_at(&r->kt->threads, koid, ns);
 
 	return k ? k : fxt_reader_kobj(r, FXT_OBJ_THREAD, koid);
 }
@@ -972,7 +972,7 @@ static uint64_t str_hash(uint64_t h, struct fxt_str s)
 static struct dur_thread *dur_thread(struct cur *c, uint64_t tid)
 {
 	struct provider *p = c->prov;
-	int64_t i = u64map_get(&p->dur_map, tid);
+	int64_t i = fxt_u64map_get(&p->dur_map, tid);
 	struct dur_thread *t;
 
 	if (i >= 0)
@@ -989,7 +989,7 @@ static struct dur_thread *dur_thread(struct cur *c, uint64_t tid)
 		p->durs = n;
 		p->dur_cap = cap;
 	}
-	if (u64map_put(&p->dur_map, tid, p->ndurs))
+	if (fxt_u64map_put(&p->dur_map, tid, p->ndurs))
 		goto fail;
 	t = &p->durs[p->ndurs++];
 	memset(t, 0, sizeof(*t));
@@ -1455,12 +1455,12 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 		return r->end_rc;
 	avail = r->in.len - r->in.pos;
 	if (avail < 8) {	/* also before the first record: no buffer yet */
-		if (!r->in.buf && input_alloc(&r->in)) {
+		if (!r->in.buf && fxt_input_alloc(&r->in)) {
 			report(r, 0, FXT_D_IO_ERROR, "%s", strerror(ENOMEM));
 			stop(r, -1);
 			return -1;
 		}
-		input_fill(&r->in, 8);
+		fxt_input_fill(&r->in, 8);
 		if (unlikely(r->in.error))
 			read_failed(r);
 		avail = r->in.len - r->in.pos;
@@ -1501,7 +1501,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 	bytes = words * 8;
 	if (bytes > avail) {
 		if (bytes <= r->in.cap) {
-			input_fill(&r->in, (size_t)bytes);
+			fxt_input_fill(&r->in, (size_t)bytes);
 			if (unlikely(r->in.error))
 				read_failed(r);
 			avail = r->in.len - r->in.pos;
@@ -1512,7 +1512,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 				return 0;
 			}
 		} else {
-			uint64_t got = avail + input_skip(&r->in, bytes - avail);
+			uint64_t got = avail + fxt_input_skip(&r->in, bytes - avail);
 
 			if (r->in.error)
 				read_failed(r);
@@ -1549,7 +1549,7 @@ static struct fxt_reader *reader_new(void)
 
 	if (!r)
 		return NULL;
-	input_init(&r->in, FXT_READER_BUFSIZE);
+	fxt_input_init(&r->in, FXT_READER_BUFSIZE);
 	r->mem_limit = FXT_READER_MEM_LIMIT;
 	r->track_kobjs = true;
 	r->kt = &r->own_kt;
@@ -1570,7 +1570,7 @@ struct fxt_reader *fxt_reader_open_fd(int fd)
 
 	if (!r)
 		return NULL;
-	input_set_fd(&r->in, fd);
+	fxt_input_set_fd(&r->in, fd);
 	return r;
 }
 
@@ -1584,7 +1584,7 @@ struct fxt_reader *fxt_reader_open_segments(int fd, const struct fxt_segment *se
 	r = reader_new();
 	if (!r)
 		return NULL;
-	input_set_segments(&r->in, fd, segs, nsegs, FXT_MERGE_BUFSIZE);
+	fxt_input_set_segments(&r->in, fd, segs, nsegs, FXT_MERGE_BUFSIZE);
 	r->started = !at_start;		/* only offset 0 holds the magic number */
 	return r;
 }
@@ -1627,7 +1627,7 @@ struct fxt_reader *fxt_reader_open_mem(const void *data, size_t len)
 
 	if (!r)
 		return NULL;
-	input_set_mem(&r->in, data ? data : (const void *)empty_string, data ? len : 0);
+	fxt_input_set_mem(&r->in, data ? data : (const void *)empty_string, data ? len : 0);
 	return r;
 }
 
@@ -1649,8 +1649,8 @@ void fxt_reader_close(struct fxt_reader *r)
 	provider_clear(r, r->spare);
 	free(r->spare);
 	free(r->own_kt.slots);
-	name_history_free(&r->own_kt.threads);
-	input_close(&r->in);
+	fxt_name_history_free(&r->own_kt.threads);
+	fxt_input_close(&r->in);
 	free(r);
 }
 

@@ -14,14 +14,14 @@
 
 #include "reader_input.h"
 
-void input_init(struct fxt_input *in, size_t cap)
+void fxt_input_init(struct fxt_input *in, size_t cap)
 {
 	memset(in, 0, sizeof(*in));
 	in->fd = -1;
 	in->cap = cap;
 }
 
-void input_set_fd(struct fxt_input *in, int fd)
+void fxt_input_set_fd(struct fxt_input *in, int fd)
 {
 	struct stat st;
 
@@ -32,7 +32,7 @@ void input_set_fd(struct fxt_input *in, int fd)
 	}
 }
 
-void input_set_segments(struct fxt_input *in, int fd, const struct fxt_segment *segs,
+void fxt_input_set_segments(struct fxt_input *in, int fd, const struct fxt_segment *segs,
 			size_t nsegs, size_t cap)
 {
 	size_t i;
@@ -46,7 +46,7 @@ void input_set_segments(struct fxt_input *in, int fd, const struct fxt_segment *
 	in->cap = cap;
 }
 
-void input_set_mem(struct fxt_input *in, const void *data, size_t len)
+void fxt_input_set_mem(struct fxt_input *in, const void *data, size_t len)
 {
 	in->mem = data;
 	in->mem_len = len;
@@ -58,7 +58,7 @@ void input_set_mem(struct fxt_input *in, const void *data, size_t len)
  * archive is known to be smaller (a record larger than the archive is
  * truncated whatever the buffer).
  */
-int input_alloc(struct fxt_input *in)
+int fxt_input_alloc(struct fxt_input *in)
 {
 	size_t size = in->cap;
 
@@ -71,7 +71,7 @@ int input_alloc(struct fxt_input *in)
 	return 0;
 }
 
-void input_close(struct fxt_input *in)
+void fxt_input_close(struct fxt_input *in)
 {
 	free(in->buf);
 	in->buf = NULL;
@@ -132,7 +132,7 @@ static bool next_segment(struct fxt_input *in)
 	return true;
 }
 
-void input_fill(struct fxt_input *in, size_t want)
+void fxt_input_fill(struct fxt_input *in, size_t want)
 {
 	if (in->pos) {
 		size_t left = in->len - in->pos;
@@ -157,7 +157,7 @@ void input_fill(struct fxt_input *in, size_t want)
 	}
 }
 
-uint64_t input_skip(struct fxt_input *in, uint64_t bytes)
+uint64_t fxt_input_skip(struct fxt_input *in, uint64_t bytes)
 {
 	uint64_t skipped = 0;
 

@@ -39,19 +39,19 @@ struct fxt_input {
 };
 
 /* No input yet, a buffer of cap bytes once allocated. */
-void input_init(struct fxt_input *in, size_t cap);
+void fxt_input_init(struct fxt_input *in, size_t cap);
 /* Read fd (not closed unless own_fd is set); its size when a regular file. */
-void input_set_fd(struct fxt_input *in, int fd);
+void fxt_input_set_fd(struct fxt_input *in, int fd);
 /* pread the segments of fd in order, with a buffer of cap bytes at most. */
-void input_set_segments(struct fxt_input *in, int fd, const struct fxt_segment *segs,
+void fxt_input_set_segments(struct fxt_input *in, int fd, const struct fxt_segment *segs,
 			size_t nsegs, size_t cap);
-void input_set_mem(struct fxt_input *in, const void *data, size_t len);
+void fxt_input_set_mem(struct fxt_input *in, const void *data, size_t len);
 /* Allocate the buffer (no larger than the input when its size is known): 0 or -ENOMEM. */
-int input_alloc(struct fxt_input *in);
+int fxt_input_alloc(struct fxt_input *in);
 /* Read until the buffer holds want bytes past pos or input ends (eof, or error). */
-void input_fill(struct fxt_input *in, size_t want);
+void fxt_input_fill(struct fxt_input *in, size_t want);
 /* Skip bytes of input past the buffer (a record too large for it); returns those skipped. */
-uint64_t input_skip(struct fxt_input *in, uint64_t bytes);
-void input_close(struct fxt_input *in);
+uint64_t fxt_input_skip(struct fxt_input *in, uint64_t bytes);
+void fxt_input_close(struct fxt_input *in);
 
 #endif /* LIBFXT_READER_INPUT_H */

@@ -19,7 +19,7 @@ static int grow(struct u64map *m)
 	}
 	for (i = 0; i < m->cap; i++) {
 		if (m->vals[i]) {
-			size_t j = u64map_slot(&n, m->keys[i]);
+			size_t j = fxt_u64map_slot(&n, m->keys[i]);
 
 			n.keys[j] = m->keys[i];
 			n.vals[j] = m->vals[i];
@@ -32,13 +32,13 @@ static int grow(struct u64map *m)
 	return 0;
 }
 
-int u64map_put(struct u64map *m, uint64_t key, uint32_t index)
+int fxt_u64map_put(struct u64map *m, uint64_t key, uint32_t index)
 {
 	size_t i;
 
 	if ((m->count + 1) * 2 > m->cap && grow(m))
 		return -ENOMEM;
-	i = u64map_slot(m, key);
+	i = fxt_u64map_slot(m, key);
 	if (!m->vals[i]) {
 		m->keys[i] = key;
 		m->count++;
@@ -47,7 +47,7 @@ int u64map_put(struct u64map *m, uint64_t key, uint32_t index)
 	return 0;
 }
 
-void u64map_free(struct u64map *m)
+void fxt_u64map_free(struct u64map *m)
 {
 	free(m->keys);
 	free(m->vals);

@@ -17,7 +17,7 @@ struct u64map {
 	size_t count;
 };
 
-static inline size_t u64map_slot(const struct u64map *m, uint64_t key)
+static inline size_t fxt_u64map_slot(const struct u64map *m, uint64_t key)
 {
 	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 29) & (m->cap - 1);
 
@@ -27,18 +27,18 @@ static inline size_t u64map_slot(const struct u64map *m, uint64_t key)
 }
 
 /* Index stored for key, or -1. */
-static inline int64_t u64map_get(const struct u64map *m, uint64_t key)
+static inline int64_t fxt_u64map_get(const struct u64map *m, uint64_t key)
 {
 	size_t i;
 
 	if (!m->cap)
 		return -1;
-	i = u64map_slot(m, key);
+	i = fxt_u64map_slot(m, key);
 	return m->vals[i] ? (int64_t)m->vals[i] - 1 : -1;
 }
 
 /* Store key -> index (replacing); 0 or -ENOMEM. */
-int u64map_put(struct u64map *m, uint64_t key, uint32_t index);
-void u64map_free(struct u64map *m);
+int fxt_u64map_put(struct u64map *m, uint64_t key, uint32_t index);
+void fxt_u64map_free(struct u64map *m);
 
 #endif /* LIBFXT_U64MAP_H */

@@ -924,16 +924,16 @@ static void test_all_diags_covered(void)
 /* ------------------------------------------------------------------ */
 /* Output formatting and histograms.                                    */
 
-static struct outbuf *ob_mem(void)
+static struct outbuf *fxt_ob_mem(void)
 {
 	static char mem[4096 + OUTBUF_SLACK];
 	static struct outbuf o;
 
-	ob_init(&o, -1, mem, 4096);
+	fxt_ob_init(&o, -1, mem, 4096);
 	return &o;
 }
 
-static bool ob_is(struct outbuf *o, const char *s)
+static bool fxt_ob_is(struct outbuf *o, const char *s)
 {
 	bool eq = o->len == strlen(s) && !memcmp(o->buf, s, o->len);
 
@@ -945,38 +945,38 @@ static bool ob_is(struct outbuf *o, const char *s)
 
 static void test_outbuf(void)
 {
-	struct outbuf *o = ob_mem();
+	struct outbuf *o = fxt_ob_mem();
 
-	ob_u64(o, 0);
-	EXPECT(ob_is(o, "0"));
-	ob_u64(o, UINT64_MAX);
-	EXPECT(ob_is(o, "18446744073709551615"));
-	ob_i64(o, INT64_MIN);
-	EXPECT(ob_is(o, "-9223372036854775808"));
-	ob_us(o, 0);
-	EXPECT(ob_is(o, "0.000"));
-	ob_us(o, 1234567);
-	EXPECT(ob_is(o, "1234.567"));
-	ob_us(o, 1000);
-	EXPECT(ob_is(o, "1.000"));
-	ob_us(o, 7);
-	EXPECT(ob_is(o, "0.007"));
-	ob_us(o, UINT64_MAX);
-	EXPECT(ob_is(o, "18446744073709551.615"));
-	ob_hex(o, 0xdeadbeef);
-	EXPECT(ob_is(o, "0xdeadbeef"));
-	ob_json_str(o, "a\"b\\c\n\x01", 7);
-	EXPECT(ob_is(o, "\"a\\\"b\\\\c\\n\\u0001\""));
-	ob_json_str(o, "\xff\xc3\xa9\xe2\x82", 5);	/* bad, é, cut */
-	EXPECT(ob_is(o, "\"\\ufffd\xc3\xa9\\ufffd\\ufffd\""));
-	ob_json_str(o, "\xed\xa0\x80", 3);		/* surrogate */
-	EXPECT(ob_is(o, "\"\\ufffd\\ufffd\\ufffd\""));
-	ob_json_double(o, 0.1);
-	EXPECT(ob_is(o, "0.1"));
-	ob_json_double(o, NAN);
-	EXPECT(ob_is(o, "\"NaN\""));
-	ob_quoted(o, "x\"\x7f", 3);
-	EXPECT(ob_is(o, "\"x\\\"\\x7f\""));
+	fxt_ob_u64(o, 0);
+	EXPECT(fxt_ob_is(o, "0"));
+	fxt_ob_u64(o, UINT64_MAX);
+	EXPECT(fxt_ob_is(o, "18446744073709551615"));
+	fxt_ob_i64(o, INT64_MIN);
+	EXPECT(fxt_ob_is(o, "-9223372036854775808"));
+	fxt_ob_us(o, 0);
+	EXPECT(fxt_ob_is(o, "0.000"));
+	fxt_ob_us(o, 1234567);
+	EXPECT(fxt_ob_is(o, "1234.567"));
+	fxt_ob_us(o, 1000);
+	EXPECT(fxt_ob_is(o, "1.000"));
+	fxt_ob_us(o, 7);
+	EXPECT(fxt_ob_is(o, "0.007"));
+	fxt_ob_us(o, UINT64_MAX);
+	EXPECT(fxt_ob_is(o, "18446744073709551.615"));
+	fxt_ob_hex(o, 0xdeadbeef);
+	EXPECT(fxt_ob_is(o, "0xdeadbeef"));
+	fxt_ob_json_str(o, "a\"b\\c\n\x01", 7);
+	EXPECT(fxt_ob_is(o, "\"a\\\"b\\\\c\\n\\u0001\""));
+	fxt_ob_json_str(o, "\xff\xc3\xa9\xe2\x82", 5);	/* bad, é, cut */
+	EXPECT(fxt_ob_is(o, "\"\\ufffd\xc3\xa9\\ufffd\\ufffd\""));
+	fxt_ob_json_str(o, "\xed\xa0\x80", 3);		/* surrogate */
+	EXPECT(fxt_ob_is(o, "\"\\ufffd\\ufffd\\ufffd\""));
+	fxt_ob_json_double(o, 0.1);
+	EXPECT(fxt_ob_is(o, "0.1"));
+	fxt_ob_json_double(o, NAN);
+	EXPECT(fxt_ob_is(o, "\"NaN\""));
+	fxt_ob_quoted(o, "x\"\x7f", 3);
+	EXPECT(fxt_ob_is(o, "\"x\\\"\\x7f\""));
 }
 
 static void test_options(void)
@@ -1227,11 +1227,11 @@ static void test_progress(void)
 
 	/* A pipe is not a terminal: nothing is written. */
 	EXPECT(pipe(fds) == 0);
-	progress_init(&p, "t", fds[1], 100ull << 20, PROGRESS_MIN_BYTES, true);
+	fxt_progress_init(&p, "t", fds[1], 100ull << 20, PROGRESS_MIN_BYTES, true);
 	EXPECT(!p.on);
-	progress_update(&p, 50ull << 20);
-	progress_show(&p, 60ull << 20);
-	progress_end(&p);
+	fxt_progress_update(&p, 50ull << 20);
+	fxt_progress_show(&p, 60ull << 20);
+	fxt_progress_end(&p);
 	close(fds[1]);
 	EXPECT(read(fds[0], buf, sizeof(buf)) == 0);
 	close(fds[0]);
@@ -1246,16 +1246,16 @@ static void test_progress(void)
 		return;
 	}
 	/* A terminal, but a small archive or not allowed: off. */
-	progress_init(&p, "t", slave, PROGRESS_MIN_BYTES, PROGRESS_MIN_BYTES, true);
+	fxt_progress_init(&p, "t", slave, PROGRESS_MIN_BYTES, PROGRESS_MIN_BYTES, true);
 	EXPECT(!p.on);
-	progress_init(&p, "t", slave, 100ull << 20, PROGRESS_MIN_BYTES, false);
+	fxt_progress_init(&p, "t", slave, 100ull << 20, PROGRESS_MIN_BYTES, false);
 	EXPECT(!p.on);
 	/* On: the 0% line at once, erased at the end. */
-	progress_init(&p, "t", slave, 100ull << 20, PROGRESS_MIN_BYTES, true);
+	fxt_progress_init(&p, "t", slave, 100ull << 20, PROGRESS_MIN_BYTES, true);
 	EXPECT(p.on);
-	progress_end(&p);
+	fxt_progress_end(&p);
 	EXPECT(!p.on);
-	progress_update(&p, 100ull << 20);	/* off after the end */
+	fxt_progress_update(&p, 100ull << 20);	/* off after the end */
 	/* The two writes may come out of the pty apart: read up to the end. */
 	got = 0;
 	while (got < strlen(want)) {
@@ -1287,13 +1287,13 @@ static void nh_add(struct name_history *h, uint64_t koid, const char *name,
 	};
 
 	memcpy(k.name, name, k.name_len);
-	EXPECT(name_history_add(h, &k) == 0);
+	EXPECT(fxt_name_history_add(h, &k) == 0);
 }
 
 static bool nh_is(const struct name_history *h, uint64_t koid, uint64_t ns,
 		    const char *name)
 {
-	const struct fxt_kobj_info *k = name_history_at(h, koid, ns);
+	const struct fxt_kobj_info *k = fxt_name_history_at(h, koid, ns);
 
 	return k && !strcmp(k->name, name);
 }
@@ -1314,8 +1314,8 @@ static void test_name_history(void)
 	EXPECT(nh_is(&h, 5, 0, "a") && nh_is(&h, 5, 1999, "a"));
 	EXPECT(nh_is(&h, 5, 2000, "b") && nh_is(&h, 5, 4999, "b"));
 	EXPECT(nh_is(&h, 5, 5000, "c") && nh_is(&h, 5, UINT64_MAX, "c"));
-	EXPECT(name_history_at(&h, 5, 5000)->process == 6);
-	i = u64map_get(&h.map, 5);
+	EXPECT(fxt_name_history_at(&h, 5, 5000)->process == 6);
+	i = fxt_u64map_get(&h.map, 5);
 	EXPECT(i >= 0 && h.runs[i].n == 3);
 	/* the same time: the last record read wins */
 	nh_add(&h, 7, "x", 7, 100);
@@ -1328,15 +1328,15 @@ static void test_name_history(void)
 	EXPECT(nh_is(&h, 8, 600, "late"));
 	/* the same name and a different process is another thread */
 	nh_add(&h, 8, "late", 9, 900);
-	EXPECT(name_history_at(&h, 8, 700)->process == 8);
-	EXPECT(name_history_at(&h, 8, 900)->process == 9);
-	EXPECT(name_history_at(&h, 99, 0) == NULL);
+	EXPECT(fxt_name_history_at(&h, 8, 700)->process == 8);
+	EXPECT(fxt_name_history_at(&h, 8, 900)->process == 9);
+	EXPECT(fxt_name_history_at(&h, 99, 0) == NULL);
 	/* restatements (circular mode names a task once a generation) cost nothing */
 	bytes = h.bytes;
 	for (uint64_t t = 1000; t < 100000; t += 10)
 		nh_add(&h, 8, "late", 9, t);
 	EXPECT_EQ_U(h.bytes, bytes);
-	name_history_free(&h);
+	fxt_name_history_free(&h);
 }
 
 /* The readers name each thread of a reused tid by its own name. */

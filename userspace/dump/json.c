@@ -107,7 +107,7 @@ struct json {
 
 static struct jthread *thread_get(struct json *j, uint64_t tid)
 {
-	int64_t i = u64map_get(&j->map, tid);
+	int64_t i = fxt_u64map_get(&j->map, tid);
 	struct jthread *t;
 
 	if (i >= 0)
@@ -121,7 +121,7 @@ static struct jthread *thread_get(struct json *j, uint64_t tid)
 		j->threads = n;
 		j->cap = ncap;
 	}
-	if (u64map_put(&j->map, tid, (uint32_t)j->nthreads))
+	if (fxt_u64map_put(&j->map, tid, (uint32_t)j->nthreads))
 		return NULL;
 	t = &j->threads[j->nthreads++];
 	memset(t, 0, sizeof(*t));
@@ -169,10 +169,10 @@ static void ev_open(struct json *j)
 static void put_name(struct outbuf *o, struct fxt_str s)
 {
 	if (s.data) {
-		ob_json_str(o, s.data, s.len);
+		fxt_ob_json_str(o, s.data, s.len);
 	} else {
 		OB_LIT(o, "\"<undefined #");
-		ob_u64(o, s.ref);
+		fxt_ob_u64(o, s.ref);
 		OB_LIT(o, ">\"");
 	}
 }
@@ -183,11 +183,11 @@ static void put_thread_name(struct json *j, uint64_t tid)
 	const struct fxt_kobj_info *k = fxt_merge_kobj(j->m, FXT_OBJ_THREAD, tid);
 
 	if (k && k->name_len) {
-		ob_json_str(j->o, k->name, k->name_len);
+		fxt_ob_json_str(j->o, k->name, k->name_len);
 	} else {
 		OB_LIT(j->o, "\"tid ");
-		ob_u64(j->o, tid);
-		ob_putc(j->o, '"');
+		fxt_ob_u64(j->o, tid);
+		fxt_ob_putc(j->o, '"');
 	}
 }
 
@@ -197,19 +197,19 @@ static void put_where(struct json *j, char ph, uint64_t ts, uint64_t pid, uint64
 	struct outbuf *o = j->o;
 
 	OB_LIT(o, ",\"ph\":\"");
-	ob_putc(o, ph);
+	fxt_ob_putc(o, ph);
 	OB_LIT(o, "\",\"ts\":");
-	ob_us(o, ts);
+	fxt_ob_us(o, ts);
 	OB_LIT(o, ",\"pid\":");
-	ob_u64(o, pid);
+	fxt_ob_u64(o, pid);
 	OB_LIT(o, ",\"tid\":");
-	ob_u64(o, tid);
+	fxt_ob_u64(o, tid);
 }
 
 static void put_dur(struct json *j, uint64_t start, uint64_t end)
 {
 	OB_LIT(j->o, ",\"dur\":");
-	ob_us(j->o, end > start ? end - start : 0);
+	fxt_ob_us(j->o, end > start ? end - start : 0);
 }
 
 static void meta(struct json *j, const char *what, uint64_t pid, uint64_t tid,
@@ -219,13 +219,13 @@ static void meta(struct json *j, const char *what, uint64_t pid, uint64_t tid,
 
 	ev_open(j);
 	OB_LIT(o, "\"name\":\"");
-	ob_puts(o, what);
+	fxt_ob_puts(o, what);
 	OB_LIT(o, "\",\"ph\":\"M\",\"pid\":");
-	ob_u64(o, pid);
+	fxt_ob_u64(o, pid);
 	OB_LIT(o, ",\"tid\":");
-	ob_u64(o, tid);
+	fxt_ob_u64(o, tid);
 	OB_LIT(o, ",\"args\":{\"name\":");
-	ob_json_str(o, name, len);
+	fxt_ob_json_str(o, name, len);
 	OB_LIT(o, "}}");
 }
 
@@ -236,13 +236,13 @@ static void meta_sort(struct json *j, const char *what, uint64_t pid, uint64_t t
 
 	ev_open(j);
 	OB_LIT(o, "\"name\":\"");
-	ob_puts(o, what);
+	fxt_ob_puts(o, what);
 	OB_LIT(o, "\",\"ph\":\"M\",\"pid\":");
-	ob_u64(o, pid);
+	fxt_ob_u64(o, pid);
 	OB_LIT(o, ",\"tid\":");
-	ob_u64(o, tid);
+	fxt_ob_u64(o, tid);
 	OB_LIT(o, ",\"args\":{\"sort_index\":");
-	ob_u64(o, index);
+	fxt_ob_u64(o, index);
 	OB_LIT(o, "}}");
 }
 
@@ -262,42 +262,42 @@ static void put_arg_members(struct outbuf *o, const struct fxt_record *rec, bool
 		if (a->type > FXT_ARG_BOOL)
 			continue;
 		if (!first)
-			ob_putc(o, ',');
+			fxt_ob_putc(o, ',');
 		first = false;
 		put_name(o, a->name);
-		ob_putc(o, ':');
+		fxt_ob_putc(o, ':');
 		switch (a->type) {
 		case FXT_ARG_NULL:
 			OB_LIT(o, "null");
 			break;
 		case FXT_ARG_INT32:
-			ob_i64(o, a->v.i32);
+			fxt_ob_i64(o, a->v.i32);
 			break;
 		case FXT_ARG_UINT32:
-			ob_u64(o, a->v.u32);
+			fxt_ob_u64(o, a->v.u32);
 			break;
 		case FXT_ARG_INT64:
-			ob_i64(o, a->v.i64);
+			fxt_ob_i64(o, a->v.i64);
 			break;
 		case FXT_ARG_UINT64:
-			ob_u64(o, a->v.u64);
+			fxt_ob_u64(o, a->v.u64);
 			break;
 		case FXT_ARG_DOUBLE:
-			ob_json_double(o, a->v.f64);
+			fxt_ob_json_double(o, a->v.f64);
 			break;
 		case FXT_ARG_STRING:
 			put_name(o, a->v.str);
 			break;
 		case FXT_ARG_POINTER:
-			ob_putc(o, '"');
-			ob_hex(o, a->v.ptr);
-			ob_putc(o, '"');
+			fxt_ob_putc(o, '"');
+			fxt_ob_hex(o, a->v.ptr);
+			fxt_ob_putc(o, '"');
 			break;
 		case FXT_ARG_KOID:
-			ob_u64(o, a->v.koid);
+			fxt_ob_u64(o, a->v.koid);
 			break;
 		case FXT_ARG_BOOL:
-			ob_puts(o, a->v.b ? "true" : "false");
+			fxt_ob_puts(o, a->v.b ? "true" : "false");
 			break;
 		}
 	}
@@ -309,7 +309,7 @@ static void put_args(struct json *j, const struct fxt_record *rec)
 		return;
 	OB_LIT(j->o, ",\"args\":{");
 	put_arg_members(j->o, rec, false);
-	ob_putc(j->o, '}');
+	fxt_ob_putc(j->o, '}');
 }
 
 /* ------------------------------------------------------------------ */
@@ -359,15 +359,15 @@ static void cpu_close(struct json *j, unsigned int cpu, struct jcpu *c, uint64_t
 	put_where(j, 'X', c->since, JSON_CPUS_PID, JSON_CPUS_PID + 1 + cpu);
 	put_dur(j, c->since, ts);
 	OB_LIT(o, ",\"args\":{\"tid\":");
-	ob_u64(o, c->tid);
+	fxt_ob_u64(o, c->tid);
 	OB_LIT(o, ",\"pid\":");
-	ob_u64(o, c->pid);
+	fxt_ob_u64(o, c->pid);
 	OB_LIT(o, ",\"prio\":");
-	ob_u64(o, c->prio);
+	fxt_ob_u64(o, c->prio);
 	if (end_state) {
 		OB_LIT(o, ",\"end_state\":\"");
-		ob_puts(o, end_state);
-		ob_putc(o, '"');
+		fxt_ob_puts(o, end_state);
+		fxt_ob_putc(o, '"');
 	}
 	OB_LIT(o, "}}");
 }
@@ -380,22 +380,22 @@ static void thread_set(struct json *j, struct jthread *t, enum jstate_kind state
 	if (t->tid && t->state != JS_UNKNOWN && t->state != JS_DEAD && ts >= t->since) {
 		ev_open(j);
 		OB_LIT(o, "\"name\":\"");
-		ob_puts(o, state_names[t->state]);
+		fxt_ob_puts(o, state_names[t->state]);
 		OB_LIT(o, "\",\"cat\":\"thread_state\"");
 		put_where(j, 'X', t->since, t->pid, t->tid);
 		put_dur(j, t->since, ts);
 		if (t->state == JS_RUNNING) {
 			OB_LIT(o, ",\"args\":{\"cpu\":");
-			ob_u64(o, t->cpu);
+			fxt_ob_u64(o, t->cpu);
 			OB_LIT(o, ",\"prio\":");
-			ob_u64(o, t->prio);
+			fxt_ob_u64(o, t->prio);
 			OB_LIT(o, "}}");
 		} else if (t->state == JS_RUNNABLE) {
 			OB_LIT(o, ",\"args\":{\"reason\":\"");
-			ob_puts(o, t->woken ? "woken" : "preempted");
+			fxt_ob_puts(o, t->woken ? "woken" : "preempted");
 			OB_LIT(o, "\"}}");
 		} else {
-			ob_putc(o, '}');
+			fxt_ob_putc(o, '}');
 		}
 	}
 	t->state = (uint8_t)state;
@@ -510,14 +510,14 @@ static void on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts)
 	OB_LIT(o, "\"name\":\"wakeup\",\"cat\":\"wakeup\"");
 	put_where(j, 'i', ts, t->pid, t->tid);
 	OB_LIT(o, ",\"s\":\"t\",\"args\":{\"cpu\":");
-	ob_u64(o, rec->cpu);
+	fxt_ob_u64(o, rec->cpu);
 	/* A wakeup without "weight" has the default one (records.rst). */
 	if (!have_weight) {
 		OB_LIT(o, ",\"weight\":");
-		ob_u64(o, FXT_WAKEUP_WEIGHT_DEFAULT);
+		fxt_ob_u64(o, FXT_WAKEUP_WEIGHT_DEFAULT);
 	}
 	if (rec->nargs) {
-		ob_putc(o, ',');
+		fxt_ob_putc(o, ',');
 		put_arg_members(o, rec, false);
 	}
 	if (w) {
@@ -539,14 +539,14 @@ static void on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts)
 		OB_LIT(o, "\"name\":\"wakeup\",\"cat\":\"wakeup\"");
 		put_where(j, 's', ts, w->pid, w->tid);
 		OB_LIT(o, ",\"id\":");
-		ob_u64(o, id);
-		ob_putc(o, '}');
+		fxt_ob_u64(o, id);
+		fxt_ob_putc(o, '}');
 		ev_open(j);
 		OB_LIT(o, "\"name\":\"wakeup\",\"cat\":\"wakeup\"");
 		put_where(j, 'f', ts, t->pid, t->tid);
 		OB_LIT(o, ",\"id\":");
-		ob_u64(o, id);
-		ob_putc(o, '}');
+		fxt_ob_u64(o, id);
+		fxt_ob_putc(o, '}');
 	}
 }
 
@@ -571,22 +571,22 @@ static void frame_close(struct json *j, struct jthread *t, const struct dframe *
 
 	ev_open(j);
 	OB_LIT(o, "\"name\":");
-	ob_json_str(o, f->name, f->name_len);
+	fxt_ob_json_str(o, f->name, f->name_len);
 	OB_LIT(o, ",\"cat\":");
-	ob_json_str(o, f->cat, f->cat_len);
+	fxt_ob_json_str(o, f->cat, f->cat_len);
 	put_where(j, 'X', f->start, t->pid, t->tid);
 	put_dur(j, f->start, ts);
 	if (f->args_len || (end && end->nargs)) {
 		OB_LIT(o, ",\"args\":{");
-		ob_write(o, f->args, f->args_len);
+		fxt_ob_write(o, f->args, f->args_len);
 		if (end && end->nargs) {
 			if (f->args_len)
-				ob_putc(o, ',');
+				fxt_ob_putc(o, ',');
 			put_arg_members(o, end, false);
 		}
-		ob_putc(o, '}');
+		fxt_ob_putc(o, '}');
 	}
-	ob_putc(o, '}');
+	fxt_ob_putc(o, '}');
 }
 
 static void on_begin(struct json *j, struct jthread *t, const struct fxt_record *rec, uint64_t ts)
@@ -659,7 +659,7 @@ static void on_event(struct json *j, const struct fxt_record *rec, uint64_t ts)
 		break;
 	case FXT_EVENT_COUNTER:
 		OB_LIT(o, ",\"id\":\"");
-		ob_u64(o, rec->u.event.data);
+		fxt_ob_u64(o, rec->u.event.data);
 		OB_LIT(o, "\",\"args\":{");
 		put_arg_members(o, rec, true);
 		OB_LIT(o, "}}");
@@ -674,12 +674,12 @@ static void on_event(struct json *j, const struct fxt_record *rec, uint64_t ts)
 		/* fall through */
 	default:
 		OB_LIT(o, ",\"id\":\"");
-		ob_hex(o, rec->u.event.data);
-		ob_putc(o, '"');
+		fxt_ob_hex(o, rec->u.event.data);
+		fxt_ob_putc(o, '"');
 		break;
 	}
 	put_args(j, rec);
-	ob_putc(o, '}');
+	fxt_ob_putc(o, '}');
 }
 
 static void on_kobj(struct json *j, const struct fxt_record *rec)
@@ -743,14 +743,14 @@ int fxt_json_convert(struct fxt_merge *m, struct outbuf *o, struct progress *pg)
 	j.m = m;
 	j.o = o;
 	j.first = true;
-	ob_init(&j.scratch, -1, j.scratch_mem, 1024);
+	fxt_ob_init(&j.scratch, -1, j.scratch_mem, 1024);
 	OB_LIT(o, "{\"traceEvents\":[\n");
 	while ((rec = fxt_merge_next(m, &r))) {
 		uint64_t ts;
 
 		j.from = r;
 		if (pg && !(++n & 4095))
-			progress_update(pg, fxt_merge_bytes(m));
+			fxt_progress_update(pg, fxt_merge_bytes(m));
 		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
 			continue;
 		switch (rec->type) {
@@ -776,9 +776,9 @@ int fxt_json_convert(struct fxt_merge *m, struct outbuf *o, struct progress *pg)
 			if (rec->subtype == FXT_META_PROVIDER_EVENT &&
 			    rec->u.meta.event == FXT_PROVIDER_EVENT_BUFFER_FULL) {
 				ev_open(&j);
-				ob_printf(o, "\"name\":\"buffer full\",\"cat\":\"fxt\"");
+				fxt_ob_printf(o, "\"name\":\"buffer full\",\"cat\":\"fxt\"");
 				put_where(&j, 'i', j.last_ns, 0, 0);
-				ob_printf(o, ",\"s\":\"g\",\"args\":{\"provider\":%u}}",
+				fxt_ob_printf(o, ",\"s\":\"g\",\"args\":{\"provider\":%u}}",
 					  rec->u.meta.provider_id);
 			}
 			break;
@@ -790,6 +790,6 @@ int fxt_json_convert(struct fxt_merge *m, struct outbuf *o, struct progress *pg)
 	OB_LIT(o, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"converter\":\"fxt-dump --json\"}}\n");
 	free(j.threads);
 	free(j.cpus);
-	u64map_free(&j.map);
+	fxt_u64map_free(&j.map);
 	return fxt_merge_status(m);
 }

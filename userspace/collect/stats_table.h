@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stats_table.h - the per-CPU statistics table fxt-collect prints at the
- * end of a run (lib/stats_table.c).
+ * end of a run (collect/stats_table.c).
  */
 #ifndef LIBFXT_STATS_TABLE_H
 #define LIBFXT_STATS_TABLE_H

@@ -5,7 +5,7 @@
  *
  * Per thread: run time, switches in, preemptions, runnable wait (time
  * preempted but runnable until it runs again), wakeups and the scheduling
- * delay from a wakeup to the next switch in (lib/hist.h). Per CPU: busy
+ * delay from a wakeup to the next switch in (report/hist.h). Per CPU: busy
  * and idle time (idle is thread koid 0), hard and soft interrupt time,
  * switches, dropped records. Per interrupt handler: count, time, maximum.
  * Interrupt time is exclusive: a hard interrupt nested in a softirq counts
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "grow.h"
-#include "report.h"
+#include "report_stats.h"
 
 /* ------------------------------------------------------------------ */
 /* State lookups.                                                       */
@@ -49,7 +49,7 @@ uint32_t report_thread_new(struct report *rp, uint64_t tid)
 		if (!*c)
 			return NO_THREAD;
 		(*c)[tid % DIRECT_CHUNK] = (uint32_t)rp->nthreads + 1;
-	} else if (u64map_put(&rp->tmap, tid, (uint32_t)rp->nthreads)) {
+	} else if (fxt_u64map_put(&rp->tmap, tid, (uint32_t)rp->nthreads)) {
 		return NO_THREAD;
 	}
 	t = &rp->threads[rp->nthreads];
@@ -544,7 +544,7 @@ void report_free(struct report *rp)
 	free(rp->triggers);
 	free(rp->hslot);
 	free(rp->hstats);
-	u64map_free(&rp->tmap);
+	fxt_u64map_free(&rp->tmap);
 	for (k = 0; k < DIRECT_TIDS / DIRECT_CHUNK; k++)
 		free(rp->direct[k]);
 }

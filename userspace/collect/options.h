@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * options.h - values of the tools' command-line options (lib/options.c).
+ * options.h - values of the tools' command-line options (collect/options.c).
  */
 #ifndef LIBFXT_OPTIONS_H
 #define LIBFXT_OPTIONS_H

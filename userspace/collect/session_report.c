@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * session_report.c - the end of a fxt-collect run in words: the per-CPU
- * table (lib/stats_table.c), the totals of the last archive, the names
+ * table (collect/stats_table.c), the totals of the last archive, the names
  * its trailer restated, and warnings for what was lost.
  */
 #include <inttypes.h>

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_stats.h"
 
 #define NBLOCKS		4
 

@@ -15,7 +15,7 @@
 
 #include "merge_order.h"
 #include "progress.h"
-#include "report.h"
+#include "report_stats.h"
 
 /* s equals the literal lit (compared inline: the length is a constant). */
 #define STR_IS(s, lit)	((s).len == sizeof(lit) - 1 && (s).data && \
@@ -249,7 +249,7 @@ static bool refill(struct evmerge *em, unsigned int i)
 	}
 	if (nirq)
 		keep_order(em, q, nirq, sorted);
-	progress_update(em->pg, fxt_merge_bytes(em->m));
+	fxt_progress_update(em->pg, fxt_merge_bytes(em->m));
 	return q->len != 0;
 }
 

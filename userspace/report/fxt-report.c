@@ -5,7 +5,7 @@
  * Per thread: run time, switches in, preemptions, runnable wait (time
  * preempted but runnable until it runs again), wakeups and the scheduling
  * delay from a wakeup to the next switch in (p50/p90/p99/max from a
- * log-linear histogram, lib/hist.h). Per CPU: busy and idle time (idle is
+ * log-linear histogram, report/hist.h). Per CPU: busy and idle time (idle is
  * thread koid 0), hard and soft interrupt time, switches, dropped records.
  * Per interrupt handler: count, time, average and maximum. Interrupt time
  * is exclusive: a hard interrupt nested in a softirq counts for the hard
@@ -32,7 +32,7 @@
 #include "libfxt.h"
 #include "outbuf.h"
 #include "progress.h"
-#include "report.h"
+#include "report_stats.h"
 
 static const char usage[] =
 "Usage: fxt-report [OPTION]... FILE\n"
@@ -86,7 +86,7 @@ static int on_diag(void *ctx, uint64_t offset, enum fxt_diag_id id, const char *
 	struct diag_ctx *d = ctx;
 	bool warning = fxt_diag_severity(id) == FXT_SEV_WARNING;
 
-	progress_clear(&pg);
+	fxt_progress_clear(&pg);
 	if (id == FXT_D_TRUNCATED)
 		fprintf(stderr, "%s: warning: %s\n", prog, msg);
 	else if (warning || id == FXT_D_IO_ERROR || id == FXT_D_SIZE_ZERO ||
@@ -193,9 +193,9 @@ int main(int argc, char **argv)
 	fxt_merge_set_diag(m, on_diag, &dc);
 	fxt_merge_skip_args(m, FXT_SKIP_SCHED_ARGS | FXT_SKIP_SPAN_ARGS);
 	o = &out;
-	ob_init(o, STDOUT_FILENO, out_mem, OUTBUF_SIZE);
+	fxt_ob_init(o, STDOUT_FILENO, out_mem, OUTBUF_SIZE);
 	/* The report is printed at the end: the terminal is free until then. */
-	progress_init(&pg, prog, STDERR_FILENO, fxt_merge_size(m), PROGRESS_MIN_BYTES, true);
+	fxt_progress_init(&pg, prog, STDERR_FILENO, fxt_merge_size(m), PROGRESS_MIN_BYTES, true);
 
 	if (!one_thread) {
 		pipe = pipeline_start(&rp);
@@ -216,12 +216,12 @@ int main(int argc, char **argv)
 			strerror(errno));
 		rc = 1;
 	}
-	progress_end(&pg);
+	fxt_progress_end(&pg);
 	if (fxt_merge_status(m) < 0)
 		rc = 1;
 	report_finish(&rp);
 	report_print(&rp, o, argv[optind], sort, top, csv);
-	if (ob_flush(o)) {
+	if (fxt_ob_flush(o)) {
 		fprintf(stderr, "%s: write error: %s\n", prog, strerror(-o->error));
 		rc = 1;
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * command.h - a command traced from its first instruction (lib/command.c):
+ * command.h - a command traced from its first instruction (collect/command.c):
  * forked before tracing starts, it waits on a pipe and execs only once
  * released.
  */

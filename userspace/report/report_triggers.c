@@ -117,7 +117,7 @@ static void print_text(struct report *rp, struct outbuf *o)
 	char at[32], lat[32], thr[32], name[64], cpu[16], tid[24], idx[16];
 	size_t i, k;
 
-	ob_printf(o, "\nTriggers (%zu)\n%10s %4s %-16s %8s %-16s %11s %12s %7s %5s\n",
+	fxt_ob_printf(o, "\nTriggers (%zu)\n%10s %4s %-16s %8s %-16s %11s %12s %7s %5s\n",
 		  rp->ntriggers, "AT ms", "CPU", "KIND", "TID", "THREAD", "LATENCY ms",
 		  "THRESHOLD ms", "TRIGGER", "FIRST");
 	for (i = 0; i < rp->ntriggers; i++) {
@@ -136,7 +136,7 @@ static void print_text(struct report *rp, struct outbuf *o)
 		for (k = 0; n[k] && k < 16; k++)
 			shown[k] = (unsigned char)n[k] < 0x20 || n[k] == 0x7f ? '?' : n[k];
 		shown[k] = 0;
-		ob_printf(o, "%10s %4s %-16s %8s %-16s %11s %12s %7s %5s\n", at, cpu, t->kind,
+		fxt_ob_printf(o, "%10s %4s %-16s %8s %-16s %11s %12s %7s %5s\n", at, cpu, t->kind,
 			  tid, shown, lat, thr, idx, t->first ? "yes" : "no");
 	}
 }
@@ -151,19 +151,19 @@ static void print_csv(struct report *rp, struct outbuf *o)
 		const struct trigger_ev *t = &rp->triggers[i];
 
 		OB_LIT(o, "triggers,");
-		ob_printf(o, "%llu,", (unsigned long long)t->ts);
+		fxt_ob_printf(o, "%llu,", (unsigned long long)t->ts);
 		if (t->cpu != UINT32_MAX)
-			ob_printf(o, "%u", t->cpu);
-		ob_putc(o, ',');
-		ob_csv_str(o, t->kind);
-		ob_printf(o, ",%llu,%llu,", (unsigned long long)t->tid,
+			fxt_ob_printf(o, "%u", t->cpu);
+		fxt_ob_putc(o, ',');
+		fxt_ob_csv_str(o, t->kind);
+		fxt_ob_printf(o, ",%llu,%llu,", (unsigned long long)t->tid,
 			  (unsigned long long)t->pid);
-		ob_csv_str(o, thread_name(rp, t, name, sizeof(name)));
-		ob_printf(o, ",%llu,%llu,", (unsigned long long)t->latency_ns,
+		fxt_ob_csv_str(o, thread_name(rp, t, name, sizeof(name)));
+		fxt_ob_printf(o, ",%llu,%llu,", (unsigned long long)t->latency_ns,
 			  (unsigned long long)t->threshold_ns);
 		if (t->index != UINT32_MAX)
-			ob_printf(o, "%u", t->index);
-		ob_printf(o, ",%s\n", t->first ? "true" : "false");
+			fxt_ob_printf(o, "%u", t->index);
+		fxt_ob_printf(o, ",%s\n", t->first ? "true" : "false");
 	}
 }
 

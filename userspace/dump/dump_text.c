@@ -12,12 +12,12 @@
 static void put_str(struct outbuf *o, struct fxt_str s)
 {
 	if (!s.data) {
-		ob_printf(o, "<undefined #%u>", s.ref);
+		fxt_ob_printf(o, "<undefined #%u>", s.ref);
 		return;
 	}
-	ob_quoted(o, s.data, s.len);
+	fxt_ob_quoted(o, s.data, s.len);
 	if (s.ref && !(s.ref & FXT_STRING_REF_INLINE))
-		ob_printf(o, "#%u", s.ref);
+		fxt_ob_printf(o, "#%u", s.ref);
 }
 
 /*
@@ -36,8 +36,8 @@ static void put_koid_name(struct outbuf *o, struct fxt_reader *r, struct fxt_str
 		k = fxt_reader_kobj(r, process ? FXT_OBJ_THREAD : FXT_OBJ_PROCESS, koid);
 
 	if (k && k->name_len) {
-		ob_putc(o, ' ');
-		ob_quoted(o, k->name, k->name_len);
+		fxt_ob_putc(o, ' ');
+		fxt_ob_quoted(o, k->name, k->name_len);
 	}
 }
 
@@ -48,8 +48,8 @@ static void put_thread_name(struct outbuf *o, struct fxt_reader *r, uint64_t tid
 	const struct fxt_kobj_info *k = fxt_reader_thread_at(r, tid, ns);
 
 	if (k && k->name_len) {
-		ob_putc(o, ' ');
-		ob_quoted(o, k->name, k->name_len);
+		fxt_ob_putc(o, ' ');
+		fxt_ob_quoted(o, k->name, k->name_len);
 	}
 }
 
@@ -57,19 +57,19 @@ static void put_thread(struct outbuf *o, struct fxt_reader *r, struct fxt_thread
 		       uint64_t ns)
 {
 	if (!t.defined) {
-		ob_printf(o, "{ref=%u undefined}", t.ref);
+		fxt_ob_printf(o, "{ref=%u undefined}", t.ref);
 		return;
 	}
 	OB_LIT(o, "{tid=");
-	ob_u64(o, t.tid);
+	fxt_ob_u64(o, t.tid);
 	OB_LIT(o, " pid=");
-	ob_u64(o, t.pid);
+	fxt_ob_u64(o, t.pid);
 	put_thread_name(o, r, t.tid, ns);
 	if (t.ref) {
 		OB_LIT(o, " ref=");
-		ob_u64(o, t.ref);
+		fxt_ob_u64(o, t.ref);
 	}
-	ob_putc(o, '}');
+	fxt_ob_putc(o, '}');
 }
 
 static void put_args(struct outbuf *o, struct fxt_reader *r, const struct fxt_record *rec)
@@ -85,61 +85,61 @@ static void put_args(struct outbuf *o, struct fxt_reader *r, const struct fxt_re
 		if (i)
 			OB_LIT(o, ", ");
 		put_str(o, a->name);
-		ob_printf(o, ": %s", fxt_arg_type_name(a->type));
+		fxt_ob_printf(o, ": %s", fxt_arg_type_name(a->type));
 		switch (a->type) {
 		case FXT_ARG_INT32:
-			ob_printf(o, " %d", a->v.i32);
+			fxt_ob_printf(o, " %d", a->v.i32);
 			break;
 		case FXT_ARG_UINT32:
-			ob_printf(o, " %u", a->v.u32);
+			fxt_ob_printf(o, " %u", a->v.u32);
 			break;
 		case FXT_ARG_INT64:
-			ob_printf(o, " %lld", (long long)a->v.i64);
+			fxt_ob_printf(o, " %lld", (long long)a->v.i64);
 			break;
 		case FXT_ARG_UINT64:
-			ob_printf(o, " %llu", (unsigned long long)a->v.u64);
+			fxt_ob_printf(o, " %llu", (unsigned long long)a->v.u64);
 			break;
 		case FXT_ARG_DOUBLE:
-			ob_putc(o, ' ');
-			ob_json_double(o, a->v.f64);
+			fxt_ob_putc(o, ' ');
+			fxt_ob_json_double(o, a->v.f64);
 			break;
 		case FXT_ARG_STRING:
-			ob_putc(o, ' ');
+			fxt_ob_putc(o, ' ');
 			put_str(o, a->v.str);
 			break;
 		case FXT_ARG_POINTER:
-			ob_putc(o, ' ');
-			ob_hex(o, a->v.ptr);
+			fxt_ob_putc(o, ' ');
+			fxt_ob_hex(o, a->v.ptr);
 			break;
 		case FXT_ARG_KOID:
-			ob_printf(o, " %llu", (unsigned long long)a->v.koid);
+			fxt_ob_printf(o, " %llu", (unsigned long long)a->v.koid);
 			put_koid_name(o, r, a->name, a->v.koid);
 			break;
 		case FXT_ARG_BOOL:
-			ob_puts(o, a->v.b ? " true" : " false");
+			fxt_ob_puts(o, a->v.b ? " true" : " false");
 			break;
 		default:
 			break;
 		}
 	}
-	ob_putc(o, '}');
+	fxt_ob_putc(o, '}');
 }
 
 void fxt_dump_record(struct outbuf *o, struct fxt_reader *r, const struct fxt_record *rec)
 {
-	ob_printf(o, "0x%08llx ", (unsigned long long)rec->offset);
+	fxt_ob_printf(o, "0x%08llx ", (unsigned long long)rec->offset);
 	if (rec->flags & FXT_RF_NO_PAYLOAD) {
-		ob_printf(o, "%s words=%llu (too large, skipped)\n",
+		fxt_ob_printf(o, "%s words=%llu (too large, skipped)\n",
 			  fxt_record_type_name(rec->type), (unsigned long long)rec->nwords);
 		return;
 	}
 	if (rec->flags & FXT_RF_MALFORMED) {
-		ob_printf(o, "malformed %s words=%llu\n", fxt_record_type_name(rec->type),
+		fxt_ob_printf(o, "malformed %s words=%llu\n", fxt_record_type_name(rec->type),
 			  (unsigned long long)rec->nwords);
 		return;
 	}
 	if (rec->flags & FXT_RF_UNKNOWN) {
-		ob_printf(o, "unknown %s subtype=%u words=%llu\n",
+		fxt_ob_printf(o, "unknown %s subtype=%u words=%llu\n",
 			  fxt_record_type_name(rec->type), rec->subtype,
 			  (unsigned long long)rec->nwords);
 		return;
@@ -148,38 +148,38 @@ void fxt_dump_record(struct outbuf *o, struct fxt_reader *r, const struct fxt_re
 	case FXT_REC_METADATA:
 		switch (rec->subtype) {
 		case FXT_META_PROVIDER_INFO:
-			ob_printf(o, "provider_info id=%u name=", rec->u.meta.provider_id);
+			fxt_ob_printf(o, "provider_info id=%u name=", rec->u.meta.provider_id);
 			put_str(o, rec->u.meta.name);
 			break;
 		case FXT_META_PROVIDER_SECTION:
-			ob_printf(o, "provider_section id=%u", rec->u.meta.provider_id);
+			fxt_ob_printf(o, "provider_section id=%u", rec->u.meta.provider_id);
 			break;
 		case FXT_META_PROVIDER_EVENT:
-			ob_printf(o, "provider_event id=%u event=%u%s", rec->u.meta.provider_id,
+			fxt_ob_printf(o, "provider_event id=%u event=%u%s", rec->u.meta.provider_id,
 				  rec->u.meta.event,
 				  rec->u.meta.event == FXT_PROVIDER_EVENT_BUFFER_FULL ?
 				  " (buffer full)" : "");
 			break;
 		case FXT_META_TRACE_INFO:
-			ob_printf(o, "magic 0x%x", rec->u.meta.magic);
+			fxt_ob_printf(o, "magic 0x%x", rec->u.meta.magic);
 			break;
 		}
 		break;
 	case FXT_REC_INIT:
-		ob_printf(o, "init ticks_per_second=%llu",
+		fxt_ob_printf(o, "init ticks_per_second=%llu",
 			  (unsigned long long)rec->u.init.ticks_per_second);
 		break;
 	case FXT_REC_STRING:
-		ob_printf(o, "string index=%u ", rec->u.string.index);
-		ob_quoted(o, rec->u.string.str.data, rec->u.string.str.len);
+		fxt_ob_printf(o, "string index=%u ", rec->u.string.index);
+		fxt_ob_quoted(o, rec->u.string.str.data, rec->u.string.str.len);
 		break;
 	case FXT_REC_THREAD:
-		ob_printf(o, "thread index=%u pid=%llu tid=%llu", rec->u.thread.index,
+		fxt_ob_printf(o, "thread index=%u pid=%llu tid=%llu", rec->u.thread.index,
 			  (unsigned long long)rec->u.thread.pid,
 			  (unsigned long long)rec->u.thread.tid);
 		break;
 	case FXT_REC_EVENT:
-		ob_printf(o, "event %s ts=%llu thread=", fxt_event_type_name(rec->subtype),
+		fxt_ob_printf(o, "event %s ts=%llu thread=", fxt_event_type_name(rec->subtype),
 			  (unsigned long long)rec->ts);
 		put_thread(o, r, rec->u.event.thread, rec->ts_ns);
 		OB_LIT(o, " category=");
@@ -188,17 +188,17 @@ void fxt_dump_record(struct outbuf *o, struct fxt_reader *r, const struct fxt_re
 		put_str(o, rec->u.event.name);
 		switch (rec->subtype) {
 		case FXT_EVENT_COUNTER:
-			ob_printf(o, " counter_id=%llu", (unsigned long long)rec->u.event.data);
+			fxt_ob_printf(o, " counter_id=%llu", (unsigned long long)rec->u.event.data);
 			break;
 		case FXT_EVENT_DURATION_COMPLETE:
-			ob_printf(o, " end_ts=%llu", (unsigned long long)rec->u.event.data);
+			fxt_ob_printf(o, " end_ts=%llu", (unsigned long long)rec->u.event.data);
 			break;
 		case FXT_EVENT_INSTANT:
 		case FXT_EVENT_DURATION_BEGIN:
 		case FXT_EVENT_DURATION_END:
 			break;
 		default:
-			ob_printf(o, " id=%llu", (unsigned long long)rec->u.event.data);
+			fxt_ob_printf(o, " id=%llu", (unsigned long long)rec->u.event.data);
 			break;
 		}
 		put_args(o, r, rec);
@@ -206,70 +206,70 @@ void fxt_dump_record(struct outbuf *o, struct fxt_reader *r, const struct fxt_re
 	case FXT_REC_BLOB:
 		OB_LIT(o, "blob name=");
 		put_str(o, rec->u.blob.name);
-		ob_printf(o, " type=%u size=%u", rec->u.blob.blob_type, rec->u.blob.size);
+		fxt_ob_printf(o, " type=%u size=%u", rec->u.blob.blob_type, rec->u.blob.size);
 		break;
 	case FXT_REC_USERSPACE_OBJ:
 		OB_LIT(o, "uobject pointer=");
-		ob_hex(o, rec->u.uobj.pointer);
+		fxt_ob_hex(o, rec->u.uobj.pointer);
 		if (rec->u.uobj.process.defined)
-			ob_printf(o, " pid=%llu", (unsigned long long)rec->u.uobj.process.pid);
+			fxt_ob_printf(o, " pid=%llu", (unsigned long long)rec->u.uobj.process.pid);
 		else
-			ob_printf(o, " pid=<undefined ref %u>", rec->u.uobj.process.ref);
+			fxt_ob_printf(o, " pid=<undefined ref %u>", rec->u.uobj.process.ref);
 		OB_LIT(o, " name=");
 		put_str(o, rec->u.uobj.name);
 		put_args(o, r, rec);
 		break;
 	case FXT_REC_KERNEL_OBJ:
-		ob_printf(o, "kobject type=%s koid=%llu name=",
+		fxt_ob_printf(o, "kobject type=%s koid=%llu name=",
 			  rec->u.kobj.obj_type == FXT_OBJ_PROCESS ? "process" :
 			  rec->u.kobj.obj_type == FXT_OBJ_THREAD ? "thread" : "other",
 			  (unsigned long long)rec->u.kobj.koid);
 		put_str(o, rec->u.kobj.name);
 		if (rec->u.kobj.obj_type != FXT_OBJ_PROCESS &&
 		    rec->u.kobj.obj_type != FXT_OBJ_THREAD)
-			ob_printf(o, " obj_type=%u", rec->u.kobj.obj_type);
+			fxt_ob_printf(o, " obj_type=%u", rec->u.kobj.obj_type);
 		put_args(o, r, rec);
 		break;
 	case FXT_REC_SCHED:
 		if (rec->subtype == FXT_SCHED_THREAD_WAKEUP) {
-			ob_printf(o, "wakeup cpu=%u ts=%llu tid=%llu", rec->u.wakeup.cpu,
+			fxt_ob_printf(o, "wakeup cpu=%u ts=%llu tid=%llu", rec->u.wakeup.cpu,
 				  (unsigned long long)rec->ts,
 				  (unsigned long long)rec->u.wakeup.tid);
 			put_thread_name(o, r, rec->u.wakeup.tid, rec->ts_ns);
 			put_args(o, r, rec);
 			break;
 		}
-		ob_printf(o, "%s cpu=%u ts=%llu out=",
+		fxt_ob_printf(o, "%s cpu=%u ts=%llu out=",
 			  rec->subtype == FXT_SCHED_CONTEXT_SWITCH ? "switch" : "switch_v2",
 			  rec->u.sw.cpu, (unsigned long long)rec->ts);
 		put_thread(o, r, rec->u.sw.out, rec->ts_ns);
-		ob_printf(o, " state=%s", fxt_thread_state_name(rec->u.sw.out_state));
+		fxt_ob_printf(o, " state=%s", fxt_thread_state_name(rec->u.sw.out_state));
 		if (rec->subtype == FXT_SCHED_CONTEXT_SWITCH)
-			ob_printf(o, " prio=%u", rec->u.sw.out_prio);
+			fxt_ob_printf(o, " prio=%u", rec->u.sw.out_prio);
 		OB_LIT(o, " in=");
 		put_thread(o, r, rec->u.sw.in, rec->ts_ns);
 		if (rec->subtype == FXT_SCHED_CONTEXT_SWITCH)
-			ob_printf(o, " prio=%u", rec->u.sw.in_prio);
+			fxt_ob_printf(o, " prio=%u", rec->u.sw.in_prio);
 		put_args(o, r, rec);
 		break;
 	case FXT_REC_LOG:
-		ob_printf(o, "log ts=%llu thread=", (unsigned long long)rec->ts);
+		fxt_ob_printf(o, "log ts=%llu thread=", (unsigned long long)rec->ts);
 		put_thread(o, r, rec->u.log.thread, rec->ts_ns);
 		OB_LIT(o, " msg=");
-		ob_quoted(o, rec->u.log.msg.data, rec->u.log.msg.len);
+		fxt_ob_quoted(o, rec->u.log.msg.data, rec->u.log.msg.len);
 		break;
 	case FXT_REC_LARGE:
-		ob_printf(o, "large_blob format=%u category=", rec->u.lblob.format);
+		fxt_ob_printf(o, "large_blob format=%u category=", rec->u.lblob.format);
 		put_str(o, rec->u.lblob.category);
 		OB_LIT(o, " name=");
 		put_str(o, rec->u.lblob.name);
 		if (rec->u.lblob.format == FXT_LARGE_BLOB_WITH_METADATA) {
-			ob_printf(o, " ts=%llu thread=", (unsigned long long)rec->ts);
+			fxt_ob_printf(o, " ts=%llu thread=", (unsigned long long)rec->ts);
 			put_thread(o, r, rec->u.lblob.thread, rec->ts_ns);
 			put_args(o, r, rec);
 		}
-		ob_printf(o, " size=%llu", (unsigned long long)rec->u.lblob.size);
+		fxt_ob_printf(o, " size=%llu", (unsigned long long)rec->u.lblob.size);
 		break;
 	}
-	ob_putc(o, '\n');
+	fxt_ob_putc(o, '\n');
 }

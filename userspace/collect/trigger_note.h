@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * trigger_note.h - a latency trigger's firing in words, as fxt-collect
- * prints it (lib/trigger_note.c).
+ * prints it (collect/trigger_note.c).
  */
 #ifndef LIBFXT_TRIGGER_NOTE_H
 #define LIBFXT_TRIGGER_NOTE_H

@@ -76,13 +76,13 @@ static int on_diag(void *ctx, uint64_t offset, enum fxt_diag_id id, const char *
 		cs->errors++;
 	else
 		cs->warnings++;
-	progress_clear(&pg);	/* a defect line, not the progress, on the terminal */
+	fxt_progress_clear(&pg);	/* a defect line, not the progress, on the terminal */
 	if (cs->check) {
-		ob_printf(cs->out, "offset 0x%llx: %s%s\n", (unsigned long long)offset,
+		fxt_ob_printf(cs->out, "offset 0x%llx: %s%s\n", (unsigned long long)offset,
 			  fxt_diag_severity(id) == FXT_SEV_WARNING ? "warning: " : "",
 			  msg);
 		if (cs->flush)
-			ob_flush(cs->out);
+			fxt_ob_flush(cs->out);
 	} else if (id == FXT_D_TRUNCATED) {
 		fprintf(stderr, "%s: warning: %s\n", prog, msg);
 	} else {
@@ -146,7 +146,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
-	ob_init(o, STDOUT_FILENO, out_mem, OUTBUF_SIZE);
+	fxt_ob_init(o, STDOUT_FILENO, out_mem, OUTBUF_SIZE);
 	cs.out = o;
 	cs.check = mode == MODE_CHECK;
 	fxt_reader_set_diag(r, on_diag, &cs);
@@ -169,26 +169,26 @@ int main(int argc, char **argv)
 				" file, or over 1024 providers): thread states and wakeups that"
 				" cross CPUs may be wrong; convert a regular file\n",
 				prog, path);
-		progress_init(&pg, prog, STDERR_FILENO, fxt_merge_size(m), PROGRESS_MIN_BYTES,
+		fxt_progress_init(&pg, prog, STDERR_FILENO, fxt_merge_size(m), PROGRESS_MIN_BYTES,
 			      !out_tty);
 		n = fxt_json_convert(m, o, &pg);
 		fxt_merge_close(m);
 	} else {
 		uint64_t k = 0;
 
-		progress_init(&pg, prog, STDERR_FILENO, fxt_reader_size(r), PROGRESS_MIN_BYTES,
+		fxt_progress_init(&pg, prog, STDERR_FILENO, fxt_reader_size(r), PROGRESS_MIN_BYTES,
 			      mode == MODE_CHECK || !out_tty);
 		cs.flush = mode == MODE_CHECK && pg.on && out_tty;
 		while ((n = fxt_reader_next(r, rec)) > 0) {
 			if (mode == MODE_DUMP)
 				fxt_dump_record(o, r, rec);
 			if (!(++k & 4095))
-				progress_update(&pg, fxt_reader_offset(r));
+				fxt_progress_update(&pg, fxt_reader_offset(r));
 		}
 	}
-	progress_end(&pg);
+	fxt_progress_end(&pg);
 	if (mode == MODE_CHECK) {
-		ob_printf(o, "%s: %llu records, %llu bytes: %llu error%s, %llu warning%s: %s\n",
+		fxt_ob_printf(o, "%s: %llu records, %llu bytes: %llu error%s, %llu warning%s: %s\n",
 			  path, (unsigned long long)fxt_reader_records(r),
 			  (unsigned long long)fxt_reader_offset(r),
 			  (unsigned long long)cs.errors, cs.errors == 1 ? "" : "s",
@@ -198,7 +198,7 @@ int main(int argc, char **argv)
 	} else if (n < 0) {
 		rc = 1;
 	}
-	if (ob_flush(o)) {
+	if (fxt_ob_flush(o)) {
 		fprintf(stderr, "%s: write error: %s\n", prog, strerror(-o->error));
 		rc = 1;
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * session.h - one recording run of fxt-collect (lib/session.c): the
+ * session.h - one recording run of fxt-collect (collect/session.c): the
  * device prepared and started, the packets answered until the run ends
  * (-t, the command's exit, a signal) or a trigger's --post has passed,
  * then stop, drain, final save and trailer; with triggers, window after

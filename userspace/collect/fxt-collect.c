@@ -13,8 +13,8 @@
  * per-CPU loss made visible in the archive, then the trailer that makes
  * each koid's newest name its last (lib/name_trailer.c). Documentation/usage.rst.
  * The device is lib/device.c; the run, its trigger windows and their
- * archives lib/session.c; the statistics lib/session_report.c. Here are
- * the options (lib/options.c parses the values), signals, the status line
+ * archives collect/session.c; the statistics collect/session_report.c. Here are
+ * the options (collect/options.c parses the values), signals, the status line
  * and the calls.
  */
 #include <errno.h>

@@ -129,7 +129,7 @@ static void put_ms(struct outbuf *o, uint64_t ns, int width)
 
 	snprintf(tmp, sizeof(tmp), "%llu.%03llu", (unsigned long long)(ns / 1000000),
 		 (unsigned long long)(ns / 1000 % 1000));
-	ob_printf(o, "%*s", width, tmp);
+	fxt_ob_printf(o, "%*s", width, tmp);
 }
 
 static void put_us(struct outbuf *o, uint64_t ns, int width)
@@ -138,7 +138,7 @@ static void put_us(struct outbuf *o, uint64_t ns, int width)
 
 	snprintf(tmp, sizeof(tmp), "%llu.%03llu", (unsigned long long)(ns / 1000),
 		 (unsigned long long)(ns % 1000));
-	ob_printf(o, "%*s", width, tmp);
+	fxt_ob_printf(o, "%*s", width, tmp);
 }
 
 static void put_pct(struct outbuf *o, uint64_t part, uint64_t whole, int width)
@@ -148,7 +148,7 @@ static void put_pct(struct outbuf *o, uint64_t part, uint64_t whole, int width)
 
 	snprintf(tmp, sizeof(tmp), "%llu.%llu", (unsigned long long)(permille / 10),
 		 (unsigned long long)(permille % 10));
-	ob_printf(o, "%*s", width, tmp);
+	fxt_ob_printf(o, "%*s", width, tmp);
 }
 
 /* Printable copy of a name for the text tables (control bytes -> '?'). */
@@ -196,53 +196,53 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 		qsort(rp->handlers, rp->nhandlers, sizeof(*rp->handlers), cmp_handlers);
 
 	if (!csv) {
-		ob_printf(o, "%s: %llu records, %llu bytes, %llu switches, %llu wakeups\n",
+		fxt_ob_printf(o, "%s: %llu records, %llu bytes, %llu switches, %llu wakeups\n",
 			  path, (unsigned long long)fxt_merge_records(rp->m),
 			  (unsigned long long)fxt_merge_bytes(rp->m),
 			  (unsigned long long)rp->switches, (unsigned long long)rp->wakeups);
 		OB_LIT(o, "time span ");
 		put_ms(o, span, 0);
-		ob_printf(o, " ms (%llu .. %llu ns)\n", (unsigned long long)rp->first_ns,
+		fxt_ob_printf(o, " ms (%llu .. %llu ns)\n", (unsigned long long)rp->first_ns,
 			  (unsigned long long)rp->last_ns);
 		if (!fxt_merge_ordered(rp->m))
-			ob_printf(o, "warning: read in file order (not a regular file, or over"
+			fxt_ob_printf(o, "warning: read in file order (not a regular file, or over"
 				  " 1024 providers): cross-CPU figures may be wrong\n");
 		if (fxt_merge_diag_count(rp->m))
-			ob_printf(o, "warning: %llu defects in the archive (fxt-dump --check)\n",
+			fxt_ob_printf(o, "warning: %llu defects in the archive (fxt-dump --check)\n",
 				  (unsigned long long)fxt_merge_diag_count(rp->m));
 
 		rows = limit(n, top);
-		ob_printf(o, "\nThreads (%zu of %zu, by %s)\n", rows, n, sort_names[sort_by]);
-		ob_printf(o, "%8s %8s %-16s %11s %8s %7s %11s %7s %10s %10s %10s %10s %10s\n",
+		fxt_ob_printf(o, "\nThreads (%zu of %zu, by %s)\n", rows, n, sort_names[sort_by]);
+		fxt_ob_printf(o, "%8s %8s %-16s %11s %8s %7s %11s %7s %10s %10s %10s %10s %10s\n",
 			  "TID", "PID", "COMM", "RUN ms", "SWITCHES", "PREEMPT",
 			  "RUNNABLE ms", "WAKEUPS", "avg us", "p50 us", "p90 us",
 			  "p99 us", "max us");
 		for (i = 0; i < rows; i++) {
 			const struct tstat *t = ts[i];
 
-			ob_printf(o, "%8llu %8llu %-16s ", (unsigned long long)tid_of(t),
+			fxt_ob_printf(o, "%8llu %8llu %-16s ", (unsigned long long)tid_of(t),
 				  (unsigned long long)t->pid,
 				  printable(comm_of(rp, t), buf, sizeof(buf), 16));
 			put_ms(o, t->run_ns, 11);
-			ob_printf(o, " %8llu %7llu ", (unsigned long long)t->switches,
+			fxt_ob_printf(o, " %8llu %7llu ", (unsigned long long)t->switches,
 				  (unsigned long long)t->preempts);
 			put_ms(o, t->wait_ns, 11);
-			ob_printf(o, " %7llu", (unsigned long long)t->wakeups);
+			fxt_ob_printf(o, " %7llu", (unsigned long long)t->wakeups);
 			if (delay_of(t) && delay_of(t)->count) {
 				static const enum sort_key ks[] = { K_AVG, K_P50, K_P90, K_P99, K_DELAY };
 				unsigned int k;
 
 				for (k = 0; k < 5; k++) {
-					ob_putc(o, ' ');
+					fxt_ob_putc(o, ' ');
 					put_us(o, delay_value(t, ks[k]), 10);
 				}
 			} else {
-				ob_printf(o, " %10s %10s %10s %10s %10s", "-", "-", "-", "-", "-");
+				fxt_ob_printf(o, " %10s %10s %10s %10s %10s", "-", "-", "-", "-", "-");
 			}
-			ob_putc(o, '\n');
+			fxt_ob_putc(o, '\n');
 		}
 
-		ob_printf(o, "\nCPUs\n%4s %11s %11s %6s %11s %6s %10s %10s %9s %9s\n", "CPU",
+		fxt_ob_printf(o, "\nCPUs\n%4s %11s %11s %6s %11s %6s %10s %10s %9s %9s\n", "CPU",
 			  "TIME ms", "BUSY ms", "UTIL%", "IDLE ms", "IDLE%", "IRQ ms",
 			  "SOFTIRQ ms", "SWITCHES", "DROPPED");
 		for (i = 0; i < rp->ncpus; i++) {
@@ -251,26 +251,26 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 
 			if (!c->seen && !c->irq_ns && !c->softirq_ns && !c->dropped_seen)
 				continue;
-			ob_printf(o, "%4zu ", i);
+			fxt_ob_printf(o, "%4zu ", i);
 			put_ms(o, win, 11);
-			ob_putc(o, ' ');
+			fxt_ob_putc(o, ' ');
 			put_ms(o, c->busy_ns, 11);
-			ob_putc(o, ' ');
+			fxt_ob_putc(o, ' ');
 			put_pct(o, c->busy_ns, win, 6);
-			ob_putc(o, ' ');
+			fxt_ob_putc(o, ' ');
 			put_ms(o, c->idle_ns, 11);
-			ob_putc(o, ' ');
+			fxt_ob_putc(o, ' ');
 			put_pct(o, c->idle_ns, win, 6);
-			ob_putc(o, ' ');
+			fxt_ob_putc(o, ' ');
 			put_ms(o, c->irq_ns, 10);
-			ob_putc(o, ' ');
+			fxt_ob_putc(o, ' ');
 			put_ms(o, c->softirq_ns, 10);
-			ob_printf(o, " %9llu %9llu\n", (unsigned long long)c->switches,
+			fxt_ob_printf(o, " %9llu %9llu\n", (unsigned long long)c->switches,
 				  (unsigned long long)c->dropped);
 		}
 
 		rows = limit(rp->nhandlers, top);
-		ob_printf(o, "\nInterrupts (%zu of %zu, by time)\n%-8s %-24s %9s %11s %10s %10s\n",
+		fxt_ob_printf(o, "\nInterrupts (%zu of %zu, by time)\n%-8s %-24s %9s %11s %10s %10s\n",
 			  rows, rp->nhandlers, "TYPE", "NAME", "COUNT", "TOTAL ms", "avg us",
 			  "max us");
 		for (i = 0; i < rows; i++) {
@@ -279,15 +279,15 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 
 			memcpy(name, h->name, h->len);
 			name[h->len] = 0;
-			ob_printf(o, "%-8s %-24s %9llu ", h->soft ? "softirq" : "irq",
+			fxt_ob_printf(o, "%-8s %-24s %9llu ", h->soft ? "softirq" : "irq",
 				  printable(name, buf, sizeof(buf), 24),
 				  (unsigned long long)h->count);
 			put_ms(o, h->total_ns, 11);
-			ob_putc(o, ' ');
+			fxt_ob_putc(o, ' ');
 			put_us(o, h->count ? h->total_ns / h->count : 0, 10);
-			ob_putc(o, ' ');
+			fxt_ob_putc(o, ' ');
 			put_us(o, h->max_ns, 10);
-			ob_putc(o, '\n');
+			fxt_ob_putc(o, '\n');
 		}
 	} else {
 		rows = limit(n, top);
@@ -298,10 +298,10 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 			const struct tstat *t = ts[i];
 			uint64_t cnt = delay_of(t) ? delay_of(t)->count : 0;
 
-			ob_printf(o, "threads,%llu,%llu,", (unsigned long long)tid_of(t),
+			fxt_ob_printf(o, "threads,%llu,%llu,", (unsigned long long)tid_of(t),
 				  (unsigned long long)t->pid);
-			ob_csv_str(o, comm_of(rp, t));
-			ob_printf(o, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+			fxt_ob_csv_str(o, comm_of(rp, t));
+			fxt_ob_printf(o, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 				  (unsigned long long)t->run_ns, (unsigned long long)t->switches,
 				  (unsigned long long)t->preempts, (unsigned long long)t->wait_ns,
 				  (unsigned long long)t->wait_max, (unsigned long long)t->wakeups,
@@ -318,7 +318,7 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 
 			if (!c->seen && !c->irq_ns && !c->softirq_ns && !c->dropped_seen)
 				continue;
-			ob_printf(o, "cpus,%zu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", i,
+			fxt_ob_printf(o, "cpus,%zu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", i,
 				  (unsigned long long)(c->busy_ns + c->idle_ns),
 				  (unsigned long long)c->busy_ns, (unsigned long long)c->idle_ns,
 				  (unsigned long long)c->irq_ns, (unsigned long long)c->softirq_ns,
@@ -332,9 +332,9 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 
 			memcpy(name, h->name, h->len);
 			name[h->len] = 0;
-			ob_printf(o, "irqs,%s,", h->soft ? "softirq" : "irq");
-			ob_csv_str(o, name);
-			ob_printf(o, ",%llu,%llu,%llu,%llu\n", (unsigned long long)h->count,
+			fxt_ob_printf(o, "irqs,%s,", h->soft ? "softirq" : "irq");
+			fxt_ob_csv_str(o, name);
+			fxt_ob_printf(o, ",%llu,%llu,%llu,%llu\n", (unsigned long long)h->count,
 				  (unsigned long long)h->total_ns,
 				  (unsigned long long)(h->count ? h->total_ns / h->count : 0),
 				  (unsigned long long)h->max_ns);

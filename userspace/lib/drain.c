@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: MIT
+/*
+ * drain.c - the drain of /dev/fxt: saving the regions that lib/device.c
+ * mapped into an archive, the hand-shake with the kernel, the trailer.
+ *
+ * Writers reserve, fill and commit; a closed buffer is complete when its
+ * commit count reaches its data end. So this side:
+ *
+ *  - on SAVE_BUFFER (streaming), saves the durable delta first (a context
+ *    switch's thread record is committed before the switch is reserved),
+ *    then the full rolling buffer once complete, makes its loss visible,
+ *    flushes, and only then answers BUFFER_SAVED: the kernel may
+ *    overwrite the buffer after the answer;
+ *  - after the stop, saves per CPU the durable data, the older rolling
+ *    buffer (circular, wrapped), then the current one: oldest first;
+ *  - last, the trailer that makes each koid's newest name its last
+ *    (lib/name_trailer.c).
+ *
+ * Each CPU is provider <cpu> named cpu<cpu>; a chunk is checked for whole
+ * records and cut at the last good one rather than saved as garbage.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "device_cpu.h"
+
+int fxt_device_begin_archive(struct fxt_device *d, struct fxt_writer *w,
+			     const char *output, struct fxt_newest *names)
+{
+	uint32_t cpu;
+	int err;
+
+	d->w = w;
+	d->output = output;
+	d->names = names;
+	err = fxt_device_check_write(d, fxt_write_magic(w));
+	for (cpu = 0; !err && cpu < d->layout.nr_cpus; cpu++) {
+		struct fxt_device_cpu *s = &d->cpus[cpu];
+		char name[32];
+
+		if (!fxt_device_cpu_possible(d, cpu))
+			continue;
+		s->base = d->map + (uint64_t)cpu * d->layout.cpu_stride;
+		s->hdr = (const volatile struct fxt_buffer_header *)s->base;
+		if (s->hdr->magic != FXT_BUFFER_MAGIC || s->hdr->cpu != cpu)
+			return fail(d, -EPROTO,
+				    "cpu %u: buffer header is not fxt's (ABI mismatch?)", cpu);
+		s->present = true;
+		snprintf(name, sizeof(name), FXT_CPU_PROVIDER_NAME_FORMAT, cpu);
+		err = fxt_device_check_write(d, fxt_write_provider_info(w, cpu, name));
+		if (!err)
+			err = fxt_device_check_write(d, fxt_write_init(w, FXT_TICKS_PER_SECOND));
+		d->current_provider = cpu;
+		d->have_provider = true;
+	}
+	return err ? err : fxt_device_check_write(d, fxt_writer_flush(w));
+}
+
+static int select_provider(struct fxt_device *d, uint32_t cpu)
+{
+	if (d->have_provider && d->current_provider == cpu)
+		return 0;
+	d->current_provider = cpu;
+	d->have_provider = true;
+	return fxt_device_check_write(d, fxt_write_provider_section(d->w, cpu));
+}
+
+/*
+ * Copy [from, to) of a buffer whose records the kernel wrote, after checking
+ * the framing: whole records, none of size 0. A broken chunk is cut at its
+ * last good record rather than written as garbage. Data with names (the
+ * durable buffer, and rolling data that holds durable records: a CPU whose
+ * durable buffer filled in streaming or oneshot mode spills them there) is
+ * also shown to the newest-name tracker, in archive order.
+ */
+static int write_chunk(struct fxt_device *d, uint32_t cpu, const uint8_t *data,
+		       uint64_t from, uint64_t to, const char *what)
+{
+	bool names = !strcmp(what, "durable");
+	uint64_t off = from;
+	int err;
+
+	while (off < to) {
+		uint64_t hdr, words, ts;
+		unsigned int type;
+
+		memcpy(&hdr, data + off, sizeof(hdr));
+		words = fxt_record_words(hdr);
+		type = fxt_record_type(hdr);
+		if (!words || off + words * 8 > to) {
+			warn(d, "cpu %u: %s buffer: bad record framing at offset %" PRIu64
+			     "; %" PRIu64 " bytes not saved", cpu, what, off, to - off);
+			d->truncated_chunk = true;
+			break;
+		}
+		names |= type == FXT_REC_KERNEL_OBJ || type == FXT_REC_STRING;
+		/* Events and scheduling records carry their time in word 1. */
+		if ((type == FXT_REC_EVENT || type == FXT_REC_SCHED) && words > 1) {
+			memcpy(&ts, data + off + 8, sizeof(ts));
+			if (ts > d->cpus[cpu].last_ts)
+				d->cpus[cpu].last_ts = ts;
+		}
+		off += words * 8;
+	}
+	if (off == from)
+		return 0;
+	err = select_provider(d, cpu);
+	if (!err)
+		err = fxt_device_check_write(d, fxt_write_raw(d->w, data + from, off - from));
+	if (!err && names && d->names)
+		fxt_newest_feed(d->names, cpu, data + from, off - from);
+	return err;
+}
+
+/* Wait until every reserved byte below end is committed; false on timeout. */
+static bool wait_committed(const volatile __u64 *committed, uint64_t end)
+{
+	uint64_t deadline = fxt_monotonic_ns() + FXT_DEVICE_COMMIT_WAIT_NS;
+
+	while (__atomic_load_n(committed, __ATOMIC_ACQUIRE) != end) {
+		struct timespec pause = { 0, 50000 };
+
+		if (fxt_monotonic_ns() > deadline)
+			return false;
+		nanosleep(&pause, NULL);
+	}
+	return true;
+}
+
+/*
+ * Durable data not yet in the archive. A writer may be inside a durable
+ * record right now, so take the end at a moment when everything reserved
+ * is committed (reserved, committed, reserved all equal). min_end is what
+ * a SAVE_BUFFER request says must be saved first (0 if nothing): records
+ * reserved before the request was posted are complete by now, since a
+ * writer never sleeps, so if no quiet moment comes, save up to min_end.
+ */
+static int save_durable(struct fxt_device *d, uint32_t cpu, uint64_t min_end)
+{
+	struct fxt_device_cpu *s = &d->cpus[cpu];
+	const volatile struct fxt_buffer_header *h = s->hdr;
+	uint64_t deadline = fxt_monotonic_ns() + FXT_DEVICE_COMMIT_WAIT_NS;
+	uint64_t r1, cm, r2;
+	int err;
+
+	for (;;) {
+		r1 = __atomic_load_n(&h->durable_reserved, __ATOMIC_ACQUIRE);
+		cm = __atomic_load_n(&h->durable_committed, __ATOMIC_ACQUIRE);
+		r2 = __atomic_load_n(&h->durable_reserved, __ATOMIC_ACQUIRE);
+		if (r1 == cm && cm == r2)
+			break;
+		if (fxt_monotonic_ns() > deadline) {
+			warn(d, "cpu %u: durable buffer never quiet; saving the %" PRIu64
+			     " bytes the request names, the rest later", cpu, min_end);
+			r1 = min_end;
+			break;
+		}
+		sched_yield();
+	}
+	if (r1 > h->durable_size)
+		r1 = h->durable_size;
+	if (r1 <= s->durable_saved)
+		return 0;
+	err = write_chunk(d, cpu, s->base + h->durable_offset, s->durable_saved,
+			  r1, "durable");
+	s->durable_saved = r1;
+	return err;
+}
+
+static int save_rolling(struct fxt_device *d, uint32_t cpu, unsigned int b,
+			uint64_t end)
+{
+	struct fxt_device_cpu *s = &d->cpus[cpu];
+	const volatile struct fxt_buffer_header *h = s->hdr;
+
+	if (!end)
+		return 0;
+	if (end > h->rolling_size) {
+		warn(d, "cpu %u: rolling buffer %u end %" PRIu64 " beyond its size",
+		     cpu, b, end);
+		return 0;
+	}
+	if (!wait_committed(&h->rolling_committed[b], end))
+		warn(d, "cpu %u: rolling buffer %u: a writer did not finish; its record is cut",
+		     cpu, b);
+	return write_chunk(d, cpu, s->base + h->rolling_offset[b], 0, end, "rolling");
+}
+
+/* The CPU's records dropped so far, rolling and durable. */
+static uint64_t dropped_now(const struct fxt_device_cpu *s)
+{
+	return __atomic_load_n(&s->hdr->records_dropped, __ATOMIC_ACQUIRE) +
+	       __atomic_load_n(&s->hdr->durable_dropped, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Loss shows where it happened: buffer-full metadata plus a counter of
+ * dropped records, stamped with the last time saved for the CPU (not
+ * "now": the next chunk holds records from before now, and a CPU's records
+ * must stay in time order).
+ */
+static int report_drops(struct fxt_device *d, uint32_t cpu, uint64_t dropped)
+{
+	struct fxt_device_cpu *s = &d->cpus[cpu];
+	int err;
+
+	if (dropped == s->dropped_reported)
+		return 0;
+	err = select_provider(d, cpu);
+	if (!err)
+		err = fxt_device_check_write(d, fxt_write_provider_event(d->w, cpu,
+							      FXT_PROVIDER_EVENT_BUFFER_FULL));
+	if (!err)
+		err = fxt_device_check_write(d, fxt_write_counter_u64(d->w, s->last_ts,
+							   FXT_KOID_IRQ_PROCESS,
+							   FXT_KOID_IRQ_THREAD(cpu),
+							   FXT_DROPPED_CATEGORY,
+							   FXT_DROPPED_NAME, cpu,
+							   FXT_DROPPED_ARG_NAME, dropped));
+	s->dropped_reported = dropped;
+	return err;
+}
+
+/*
+ * SAVE_BUFFER: durable delta first, then the full rolling buffer.
+ *
+ * Streaming drops a CPU's records only while both rolling buffers are
+ * waiting: the one being saved here and the other, already full. So what
+ * was dropped up to this save's acknowledgement was dropped after the other
+ * buffer's last record, and is reported after that buffer, at the next save
+ * (or at the end), where it happened.
+ */
+static int handle_save(struct fxt_device *d, const struct fxt_packet *p)
+{
+	struct fxt_packet ack = *p;
+	unsigned int b = p->data32 & 1;
+	struct fxt_device_cpu *s;
+	int err;
+
+	if (p->cpu >= d->layout.nr_cpus || !d->cpus[p->cpu].present)
+		return fail(d, -EPROTO, "SAVE_BUFFER for unknown cpu %u", p->cpu);
+	s = &d->cpus[p->cpu];
+	err = save_durable(d, p->cpu, p->data64);
+	if (!err)
+		err = save_rolling(d, p->cpu, b,
+				   __atomic_load_n(&s->hdr->rolling_data_end[b],
+						   __ATOMIC_ACQUIRE));
+	if (!err)
+		err = report_drops(d, p->cpu, s->dropped_at_ack);
+	/* Saved means on disk: the kernel may overwrite it after the ack. */
+	if (!err)
+		err = fxt_device_check_write(d, fxt_writer_flush(d->w));
+	if (err)
+		return err;
+	ack.request = FXT_PKT_BUFFER_SAVED;
+	if (write(d->fd, &ack, sizeof(ack)) != sizeof(ack))
+		return fail(d, -errno, "acknowledging a saved buffer: %s", strerror(errno));
+	s->dropped_at_ack = dropped_now(s);
+	d->saves++;
+	return 0;
+}
+
+int fxt_device_handle_packets(struct fxt_device *d)
+{
+	struct fxt_packet pkts[64];
+	ssize_t n, i;
+	int stopped = 0, err = 0;
+
+	n = read(d->fd, pkts, sizeof(pkts));
+	if (n < 0) {
+		if (errno == EAGAIN || errno == EINTR)
+			return 0;
+		return fail(d, -errno, "reading packets: %s", strerror(errno));
+	}
+	for (i = 0; !err && i < n / (ssize_t)sizeof(pkts[0]); i++) {
+		switch (pkts[i].request) {
+		case FXT_PKT_STARTED:
+			if (pkts[i].data32 != FXT_FIFO_PROTOCOL_VERSION)
+				err = fail(d, -EPROTO, "module speaks packet protocol %u, not %u",
+					   pkts[i].data32, FXT_FIFO_PROTOCOL_VERSION);
+			break;
+		case FXT_PKT_SAVE_BUFFER:
+			err = handle_save(d, &pkts[i]);
+			break;
+		case FXT_PKT_STOPPED:
+			stopped = 1;
+			break;
+		case FXT_PKT_TRIGGERED:
+			/* One per START; the first one counts. */
+			if (d->triggered.fired)
+				break;
+			d->triggered = (struct fxt_device_trigger){
+				.fired = true,
+				.cpu = pkts[i].cpu,
+				.index = FXT_PKT_TRIGGER_INDEX(pkts[i].data32),
+				.tid = FXT_PKT_TRIGGER_TID(pkts[i].data32),
+				.latency_ns = pkts[i].data64,
+				.read_ns = fxt_monotonic_ns(),
+			};
+			break;
+		default:
+			warn(d, "unknown packet %#x ignored", pkts[i].request);
+		}
+	}
+	return err ? err : stopped;
+}
+
+/* Every SAVE_BUFFER posted before the stop comes before STOPPED. */
+int fxt_device_drain(struct fxt_device *d)
+{
+	int ret = 0;
+
+	while (!ret) {
+		struct pollfd pfd = { .fd = d->fd, .events = POLLIN };
+
+		if (poll(&pfd, 1, 5000) <= 0)
+			return fail(d, -ETIMEDOUT, "no STOPPED packet from the module");
+		ret = fxt_device_handle_packets(d);
+	}
+	return ret < 0 ? ret : 0;
+}
+
+int fxt_device_save_final(struct fxt_device *d)
+{
+	uint32_t cpu;
+	int err = 0;
+
+	for (cpu = 0; !err && cpu < d->layout.nr_cpus; cpu++) {
+		struct fxt_device_cpu *s = &d->cpus[cpu];
+		const volatile struct fxt_buffer_header *h = s->hdr;
+		uint64_t cur, off;
+		uint32_t wrapped;
+		unsigned int b;
+
+		if (!s->present)
+			continue;
+		cur = __atomic_load_n(&h->rolling_current, __ATOMIC_ACQUIRE);
+		wrapped = cur >> FXT_ROLLING_OFFSET_BITS;
+		off = cur & FXT_ROLLING_OFFSET_MASK;
+		b = wrapped & 1;
+		err = save_durable(d, cpu, 0);
+		if (!err && d->layout.mode == FXT_MODE_CIRCULAR && wrapped)
+			err = save_rolling(d, cpu, b ^ 1, h->rolling_data_end[b ^ 1]);
+		if (off > h->rolling_size)
+			off = h->rolling_size;
+		if (!err)
+			err = save_rolling(d, cpu, b, off);
+		if (!err)
+			err = report_drops(d, cpu, dropped_now(s));
+	}
+	return err;
+}
+
+/*
+ * The trailer (Documentation/records.rst, "Archive layout"): after every
+ * CPU's data, its own provider with one kernel object record per koid
+ * whose last record in the archive is not its newest name, so that a
+ * reader applying the last record it reads (Perfetto) gets the newest.
+ * Everything before it is a complete archive already.
+ */
+int fxt_device_write_trailer(struct fxt_device *d)
+{
+	int n;
+
+	if (!d->names)
+		return 0;
+	n = fxt_newest_write_trailer(d->names, d->w);
+	if (n < 0)
+		return fxt_device_check_write(d, n);
+	if (n > 0)
+		d->have_provider = false;
+	return n;
+}
+
+int fxt_device_save_file(struct fxt_device *d, const char *path)
+{
+	struct fxt_newest *names;
+	struct fxt_writer w;
+	int fd, err;
+
+	err = d->map ? 0 : fxt_device_map(d);
+	if (err)
+		return err;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return fail(d, -errno, "%s: %s", path, strerror(errno));
+	names = fxt_newest_new(SAVE_FILE_MAX_KOIDS);	/* NULL: no trailer */
+	err = fxt_device_check_write(d, fxt_writer_init(&w, fd));
+	if (!err) {
+		err = fxt_device_begin_archive(d, &w, path, names);
+		if (!err)
+			err = fxt_device_save_final(d);
+		if (!err)
+			err = fxt_device_write_trailer(d);
+		if (err >= 0)
+			err = fxt_device_check_write(d, fxt_writer_flush(&w));
+		fxt_writer_destroy(&w);
+	}
+	fxt_newest_free(names);
+	d->names = NULL;
+	d->w = NULL;
+	close(fd);
+	return err;
+}
