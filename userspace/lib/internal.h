@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * internal.h - what reader.c offers merge.c, and nobody else.
+ * internal.h - what the reader (reader.c) offers merge.c, and nobody else.
  */
 #ifndef LIBFXT_INTERNAL_H
 #define LIBFXT_INTERNAL_H

@@ -693,7 +693,7 @@ static void build_size_mismatch(struct fxt_writer *w)
 /*
  * Every reserved field the reader checks, one record each (the unit tests
  * list the messages; run-tests.sh checks that every reserved() of
- * lib/reader.c is among them). The bits are spelled FXT_FIELD(bit, bit),
+ * lib/reader_decode.c is among them). The bits are spelled FXT_FIELD(bit, bit),
  * not as format.h's *_RESERVED_FIELDs: these records test those ranges.
  */
 static void build_reserved_bits(struct fxt_writer *w)

@@ -15,7 +15,7 @@
 #      alone, reads every record and field as fxt-dump prints them;
 #   3. defective archives: fxt-dump --check fails with "offset 0x..." lines
 #      (warnings only: passes, every line a warning; the golden-check ones:
-#      exactly tests/golden/NAME.check; every reserved() of lib/reader.c
+#      exactly tests/golden/NAME.check; every reserved() of lib/reader_decode.c
 #      in reserved-bits), and no tool crashes on them;
 #   4. committed inputs (tests/inputs/, fuzzer finds): no tool crashes;
 #   5. a truncated archive: one warning, everything before it kept;
@@ -195,22 +195,22 @@ done <check.list
 # by the reserved-bits archive: a new check needs a new record there. The
 # checks name *_RESERVED_FIELDs; include/fxt/format.h gives their FXT_FIELD(lo, hi).
 sed -n 's/.*reserved(&\{0,1\}c, [a-z]*, \(FXT_[A-Z0-9_]*_FIELD\), "\([^"]*\)");.*/\1 \2/p' \
-	"$T/../lib/reader.c" >reserved.fields
+	"$T/../lib/reader_decode.c" >reserved.fields
 : >reserved.list
 while read -r field what; do
 	range=$(sed -n "s/^#define $field[[:space:]]*FXT_FIELD(\([0-9]*\), \([0-9]*\))\$/\1..\2/p" \
 		"$T/../../include/fxt/format.h")
-	[ -n "$range" ] || bad "$field (lib/reader.c) is not a field of include/fxt/format.h"
+	[ -n "$range" ] || bad "$field (lib/reader_decode.c) is not a field of include/fxt/format.h"
 	echo "$what [$range]" >>reserved.list
 done <reserved.fields
-[ -s reserved.list ] || bad "no reserved() checks found in lib/reader.c"
-[ "$(grep -c 'reserved(&\{0,1\}c, ' "$T/../lib/reader.c")" = "$(wc -l <reserved.list)" ] ||
-	bad "a reserved() check of lib/reader.c names no *_FIELD of include/fxt/format.h"
+[ -s reserved.list ] || bad "no reserved() checks found in lib/reader_decode.c"
+[ "$(grep -c 'reserved(&\{0,1\}c, ' "$T/../lib/reader_decode.c")" = "$(wc -l <reserved.list)" ] ||
+	bad "a reserved() check of lib/reader_decode.c names no *_FIELD of include/fxt/format.h"
 while read -r what; do
 	if grep -qF "reserved bits set: $what" reserved-bits.check; then
 		ok
 	else
-		bad "reserved-bits archive does not trigger \"$what\" (lib/reader.c)"
+		bad "reserved-bits archive does not trigger \"$what\" (lib/reader_decode.c)"
 	fi
 done <reserved.list
 
