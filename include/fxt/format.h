@@ -31,6 +31,8 @@
 /* value placed in field, to be or'ed into a word; the value of field in w. */
 #define FXT_F(v, field)		((((__u64)(v)) & FXT_MASK(field)) << FXT_FIELD_LO(field))
 #define FXT_G(w, field)		((((__u64)(w)) >> FXT_FIELD_LO(field)) & FXT_MASK(field))
+/* v fits field: FXT_F() would not cut it. */
+#define FXT_FITS(v, field)	((__u64)(v) <= FXT_MASK(field))
 
 /* Words a byte count occupies, padded to 8-byte alignment. */
 #define FXT_WORDS(bytes)	(((bytes) + 7) >> 3)

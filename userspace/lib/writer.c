@@ -386,7 +386,7 @@ static int provider_info(struct fxt_writer *w, uint32_t id, const char *name, si
 	uint64_t *p;
 	int err;
 
-	if (len > 0xff || (len && !name))	/* name length is 8 bits [52..59] */
+	if (!FXT_FITS(len, FXT_PROVIDER_INFO_NAME_LEN_FIELD) || (len && !name))
 		return -EINVAL;
 	p = reserve(w, words, &err);
 	if (!p)
@@ -419,7 +419,7 @@ int fxt_write_provider_event(struct fxt_writer *w, uint32_t id, unsigned int eve
 	int err;
 	uint64_t *p;
 
-	if (event > 0xf)
+	if (!FXT_FITS(event, FXT_PROVIDER_EVENT_FIELD))
 		return -EINVAL;
 	p = reserve(w, 1, &err);
 	if (!p)
@@ -485,7 +485,7 @@ int fxt_write_kobj(struct fxt_writer *w, unsigned int obj_type, uint64_t koid,
 	size_t words = 2 + str_words(name) + aw, k = 2;
 	uint64_t *p;
 
-	if (!ok || !str_ok(name) || obj_type > 0xff)
+	if (!ok || !str_ok(name) || !FXT_FITS(obj_type, FXT_KOBJ_TYPE_FIELD))
 		return -EINVAL;
 	if (words > FXT_MAX_RECORD_WORDS)
 		return -E2BIG;
@@ -581,7 +581,10 @@ int fxt_write_switch(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
 	uint64_t *p;
 	int err;
 
-	if (cpu > 0xff || out_state > 0xf || out_prio > 0xff || in_prio > 0xff)
+	if (!FXT_FITS(cpu, FXT_SWITCH_CPU_FIELD) ||
+	    !FXT_FITS(out_state, FXT_SWITCH_OUT_STATE_FIELD) ||
+	    !FXT_FITS(out_prio, FXT_SWITCH_OUT_PRIO_FIELD) ||
+	    !FXT_FITS(in_prio, FXT_SWITCH_IN_PRIO_FIELD))
 		return -EINVAL;
 	p = reserve(w, words, &err);
 	if (!p)
@@ -605,7 +608,8 @@ int fxt_write_switch_v2(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
 	size_t words = 4 + aw;
 	uint64_t *p;
 
-	if (!ok || cpu > 0xffff || out_state > 0xf)
+	if (!ok || !FXT_FITS(cpu, FXT_SWITCH_V2_CPU_FIELD) ||
+	    !FXT_FITS(out_state, FXT_SWITCH_V2_OUT_STATE_FIELD))
 		return -EINVAL;
 	if (words > FXT_MAX_RECORD_WORDS)
 		return -E2BIG;
@@ -629,7 +633,8 @@ int fxt_write_switch_wide(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
 	uint64_t *p;
 	int err;
 
-	if (cpu > 0xffff || out_state > 0xf)
+	if (!FXT_FITS(cpu, FXT_SWITCH_V2_CPU_FIELD) ||
+	    !FXT_FITS(out_state, FXT_SWITCH_V2_OUT_STATE_FIELD))
 		return -EINVAL;
 	p = reserve(w, FXT_SWITCH_WIDE_WORDS, &err);
 	if (!p)
@@ -649,7 +654,7 @@ int fxt_write_wakeup_args(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
 	size_t words = 3 + aw;
 	uint64_t *p;
 
-	if (!ok || cpu > 0xffff)
+	if (!ok || !FXT_FITS(cpu, FXT_WAKEUP_CPU_FIELD))
 		return -EINVAL;
 	if (words > FXT_MAX_RECORD_WORDS)
 		return -E2BIG;
@@ -684,7 +689,8 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_str name, unsigned int blob_
 	uint64_t *p;
 	int err;
 
-	if (!str_ok(name) || size > 0x7fff || blob_type > 0xff || (size && !payload))
+	if (!str_ok(name) || !FXT_FITS(size, FXT_BLOB_SIZE_FIELD) ||
+	    !FXT_FITS(blob_type, FXT_BLOB_TYPE_FIELD) || (size && !payload))
 		return -EINVAL;
 	if (words > FXT_MAX_RECORD_WORDS)
 		return -E2BIG;
@@ -731,7 +737,7 @@ int fxt_write_log(struct fxt_writer *w, uint64_t ts, struct fxt_thread thread,
 	uint64_t *p;
 	int err;
 
-	if (len > 0x7fff || (len && !msg))
+	if (!FXT_FITS(len, FXT_LOG_LEN_FIELD) || (len && !msg))
 		return -EINVAL;
 	if (words > FXT_MAX_RECORD_WORDS)
 		return -E2BIG;
