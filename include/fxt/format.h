@@ -557,4 +557,15 @@ static inline __u64 fxt_large_record_words(__u64 header)
 	return FXT_G(header, FXT_LARGE_WORDS_FIELD);
 }
 
+/*
+ * A record's size in words, from its header word: a large record (type
+ * 15) has a size field of its own. 0 is a framing error. Every reader of
+ * framed records steps by this.
+ */
+static inline __u64 fxt_record_span(__u64 header)
+{
+	return fxt_record_type(header) == FXT_REC_LARGE ?
+	       fxt_large_record_words(header) : fxt_record_words(header);
+}
+
 #endif /* _FXT_FORMAT_H */

@@ -93,7 +93,7 @@ static int write_chunk(struct fxt_device *d, uint32_t cpu, const uint8_t *data,
 		unsigned int type;
 
 		memcpy(&hdr, data + off, sizeof(hdr));
-		words = fxt_record_words(hdr);
+		words = fxt_record_span(hdr);
 		type = fxt_record_type(hdr);
 		if (!words || off + words * 8 > to) {
 			warn(d, "cpu %u: %s buffer: bad record framing at offset %" PRIu64

@@ -151,9 +151,7 @@ static int scan(struct fxt_merge *m)
 			uint64_t h, words;
 
 			memcpy(&h, buf + at, 8);
-			words = fxt_record_words(h);
-			if (fxt_record_type(h) == FXT_REC_LARGE)
-				words = fxt_large_record_words(h);
+			words = fxt_record_span(h);
 			if (!words)
 				goto last;	/* size 0: whoever reads it reports it */
 			if (fxt_record_type(h) == FXT_REC_METADATA &&

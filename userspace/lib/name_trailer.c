@@ -295,7 +295,7 @@ void fxt_newest_feed(struct fxt_newest *n, uint32_t provider, const void *data,
 		size_t words;
 
 		memcpy(&h, p, 8);
-		words = fxt_record_words(h);
+		words = fxt_record_span(h);
 		if (!words || words > (size_t)(end - p) / 8)
 			return;
 		type = fxt_record_type(h);

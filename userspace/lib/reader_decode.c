@@ -533,8 +533,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 	memcpy(&h, r->in.buf + r->in.pos, 8);
 	rec->offset = r->in.buf_off + r->in.pos;
 	rec->type = (uint8_t)fxt_record_type(h);
-	words = rec->type == FXT_REC_LARGE ? fxt_large_record_words(h) :
-		fxt_record_words(h);
+	words = fxt_record_span(h);
 	rec->nwords = words;
 	rec->flags = 0;
 	rec->nargs = 0;
