@@ -42,7 +42,7 @@ unit-test:
 # still reads possible_cpus=, 300: CPU numbers above 255 (FXT_IOC_GET_CPUS).
 # The archives the selftests wrote are kept in build/archives/KVER[-smp4],
 # and Perfetto's trace processor (when at hand) must show in each what fxt's
-# readers say it holds (scripts/perfetto-check).
+# readers say it holds (selftests/perfetto-check).
 ARCHIVES = $(CURDIR)/build/archives/$(KVER)
 VM_TIMEOUT ?= 1800
 VM_TIMEOUT4 ?= 600
@@ -53,7 +53,7 @@ vmtest: module selftests
 	FXT_SELFTEST_KEEP=$(ARCHIVES)-smp4 FXT_VM_APPEND=possible_cpus=300 \
 		scripts/vm/run --kver $(KVER) --smp 4 --maxcpus 8 --timeout $(VM_TIMEOUT4) -- \
 		selftests/run-all fxt_smoke fxt_hotplug
-	scripts/perfetto-check $(ARCHIVES)/*.fxt $(ARCHIVES)-smp4/*.fxt
+	selftests/perfetto-check $(ARCHIVES)/*.fxt $(ARCHIVES)-smp4/*.fxt
 
 # The kernels `make check` runs the VM selftests on (scripts/kver NAME...).
 KVERS ?= default 6.12-rt

@@ -21,7 +21,7 @@
 # how many threads' run times agree. The synthetic archive has drop
 # counters and lost switches, where the two may account the time around
 # a loss differently; on the archives `make check` writes,
-# scripts/perfetto-check requires every thread to agree.
+# selftests/perfetto-check requires every thread to agree.
 set -eu
 cd "$(dirname "$0")/.."
 MB=${BENCH_MB:-1024}

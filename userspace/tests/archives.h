@@ -33,7 +33,7 @@ struct tcase {
 	bool golden_check;	/* --check output compared with tests/golden/<name>.check */
 	/*
 	 * Written as fxt-collect writes (one init record per provider, names
-	 * durable first): scripts/perfetto-check must find in Perfetto's
+	 * durable first): selftests/perfetto-check must find in Perfetto's
 	 * trace processor what the tools read in it.
 	 */
 	bool perfetto;

@@ -9,7 +9,7 @@
  *                             "-"), and for a check archive "error" when
  *                             --check must fail on it, "warning" when it
  *                             must pass with warnings only (else "-"),
- *                             and "perfetto" when scripts/perfetto-check
+ *                             and "perfetto" when selftests/perfetto-check
  *                             must pass on it (else "-")
  *   mkarchive NAME FILE       write archive NAME to FILE
  *   mkarchive --large MIB FILE

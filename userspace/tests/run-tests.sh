@@ -9,7 +9,7 @@
 #      truncation, formatting, histograms);
 #   2. golden archives: fxt-dump, --check, --json, fxt-report and --csv
 #      output compared with tests/golden/, JSON validated by check-json.py;
-#      those mkarchive lists as "perfetto": scripts/perfetto-check passes
+#      those mkarchive lists as "perfetto": selftests/perfetto-check passes
 #      (its Perfetto side only with a trace processor, else one skip);
 #      tests/spec-decode.py, a decoder written from the specification
 #      alone, reads every record and field as fxt-dump prints them;
@@ -139,9 +139,9 @@ done
 
 # 2b. The golden archives written as fxt-collect writes: Perfetto's trace
 # processor must show in them what fxt-dump and fxt-report read
-# (scripts/perfetto-check; without a trace processor only the fxt side
+# (selftests/perfetto-check; without a trace processor only the fxt side
 # runs, and the Perfetto side counts as one skip).
-PC=$T/../../scripts/perfetto-check
+PC=$T/../../selftests/perfetto-check
 tp=${PERFETTO_TP:-$(command -v trace_processor_shell)}
 if [ "$REGEN" != --regenerate ]; then
 	for name in $(awk '$2 == "golden" && $6 == "perfetto" { print $1 }' "$tmp/list"); do
