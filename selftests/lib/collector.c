@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "collector.h"
+#include "stats_table.h"
 
 double collector_timeout(void)
 {
@@ -18,15 +19,21 @@ double collector_timeout(void)
 pid_t collector_spawn(const char *archive, const char *log,
 		      const char *const *args)
 {
-	char tool[PATH_MAX];
-	char *argv[40];
+	char tool[PATH_MAX], stats[PATH_MAX];
+	char *argv[42];
 	int argc = 0;
 
 	env_tool_path(tool, sizeof(tool), "FXT_COLLECT", "userspace/fxt-collect");
 	argv[argc++] = tool;
 	argv[argc++] = "-o";
 	argv[argc++] = (char *)archive;
-	for (; args && *args && argc < 38; args++)
+	/* The statistics for stats_table_read(), beside the log. */
+	if (log && stats_table_path(log, stats, sizeof(stats)) == 0) {
+		unlink(stats);
+		argv[argc++] = "--stats-json";
+		argv[argc++] = stats;
+	}
+	for (; args && *args && argc < 40; args++)
 		argv[argc++] = (char *)*args;
 	argv[argc] = NULL;
 	return child_spawn(argv, log);

@@ -31,6 +31,7 @@
 #include <linux/fxt.h>
 #include "options.h"
 #include "session.h"
+#include "stats_table.h"
 #include "libfxt.h"
 
 #define STATUS_INTERVAL_NS	1000000000ull
@@ -38,6 +39,7 @@
 struct collector {
 	struct fxt_session s;
 	bool quiet;
+	const char *stats_json;		/* --stats-json FILE, or NULL */
 	bool mode_given;
 	bool post_given;
 	bool tty;			/* the status line is drawn */
@@ -101,6 +103,8 @@ static void usage(FILE *f)
 "                          (default: all of them)\n"
 "  -d, --device PATH       device node (default " FXT_DEVICE_PATH ")\n"
 "  -q, --quiet             no status line and no statistics table\n"
+"      --stats-json FILE   also write the per-CPU statistics to FILE as\n"
+"                          JSON (one CPU a line; -q does not change it)\n"
 "  -h, --help              this text\n"
 "\n"
 "Latency triggers (circular mode; implied when -m is not given):\n"
@@ -165,7 +169,7 @@ static void status_line(struct fxt_session *s, enum fxt_session_event ev)
 	c->last_written = t.written;
 }
 
-enum { OPT_TRIGGER = 256, OPT_POST, OPT_WINDOWS };
+enum { OPT_TRIGGER = 256, OPT_POST, OPT_WINDOWS, OPT_STATS_JSON };
 
 static void add_trigger(struct collector *c, const char *spec)
 {
@@ -213,6 +217,7 @@ static void parse_args(struct collector *c, int argc, char **argv)
 		{ "categories", required_argument, NULL, 'c' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "stats-json", required_argument, NULL, OPT_STATS_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -250,6 +255,9 @@ static void parse_args(struct collector *c, int argc, char **argv)
 			break;
 		case 'q':
 			c->quiet = true;
+			break;
+		case OPT_STATS_JSON:
+			c->stats_json = optarg;
 			break;
 		case OPT_TRIGGER:
 			add_trigger(c, optarg);
@@ -341,6 +349,8 @@ int main(int argc, char **argv)
 	c.tty = isatty(STDERR_FILENO) && !c.quiet;
 	check(&c, fxt_session_run(s));
 	check(&c, fxt_session_report(s, c.quiet));
+	if (c.stats_json)
+		check(&c, fxt_stats_json(&s->dev, c.stats_json));
 	if (fxt_session_close(s))
 		fprintf(stderr, "fxt-collect: warning: %s\n", s->dev.err);
 	fxt_command_end(&s->cmd);

@@ -394,6 +394,37 @@ if [ -x "$B/fxt-collect" ] && [ -f "$B/fake-fxt.so" ]; then
 		bad "fxt-collect without triggers: exit $rc, or trigger output"
 		cat p.err >&2
 	fi
+	# --stats-json: the table's figures, as JSON a program reads; written
+	# whole (no .tmp left), and a file it cannot write fails the run.
+	collect j.err -- -o j.fxt -m circular -t 0.2 --stats-json j.json
+	rc=$?
+	if [ $rc -eq 0 ] && [ ! -e j.json.tmp ] && "$PY" - j.err j.json <<-'PYEOF'
+	import json, sys
+	rows = {}
+	for line in open(sys.argv[1]):
+	    f = line.split()
+	    if len(f) >= 7 and f[0].isdigit():
+	        rows[int(f[0])] = [int(x) for x in f[1:7]]
+	cpus = json.load(open(sys.argv[2]))["cpus"]
+	keys = ("records", "dropped", "durable", "durable_dropped", "wraps", "bytes")
+	got = {c["cpu"]: [c[k] for k in keys] for c in cpus}
+	sys.exit(0 if rows and got == rows and
+	         all(type(c["durable_full"]) is bool for c in cpus) else 1)
+	PYEOF
+	then
+		ok
+	else
+		bad "fxt-collect --stats-json: exit $rc, or its figures are not the table's"
+		cat j.err j.json >&2
+	fi
+	collect j.err -- -o j.fxt -m circular -t 0.2 --stats-json /no/such/dir/j.json
+	rc=$?
+	if [ $rc -eq 125 ] && grep -q 'stats-json /no/such/dir/j.json.tmp: No such file' j.err; then
+		ok
+	else
+		bad "fxt-collect --stats-json into a missing directory: exit $rc, not 125"
+		cat j.err >&2
+	fi
 	while IFS='|' read -r want args; do
 		# shellcheck disable=SC2086
 		collect u.err -- -o u.fxt $args
