@@ -11,8 +11,27 @@
 
 #include "stats_table.h"
 
+/*
+ * The first possible CPU of d from *cpu on, and its statistics: 1, 0 when
+ * there is none, or -errno (the message in d->err).
+ */
+static int next_cpu_stats(struct fxt_device *d, uint32_t *cpu,
+			  struct fxt_cpu_stats *st)
+{
+	int ret;
+
+	for (; *cpu < d->layout.nr_cpus; ++*cpu) {
+		if (!fxt_device_cpu_possible(d, *cpu))
+			continue;
+		ret = fxt_device_cpu_stats(d, *cpu, st);
+		return ret < 0 ? ret : 1;
+	}
+	return 0;
+}
+
 int fxt_stats_table(struct fxt_device *d, bool triggers, FILE *f)
 {
+	struct fxt_cpu_stats st;
 	uint32_t cpu;
 	int ret;
 
@@ -21,14 +40,7 @@ int fxt_stats_table(struct fxt_device *d, bool triggers, FILE *f)
 	if (triggers)
 		fprintf(f, "%8s ", "missed");
 	fprintf(f, "%s\n", "flags");
-	for (cpu = 0; cpu < d->layout.nr_cpus; cpu++) {
-		struct fxt_cpu_stats st;
-
-		if (!fxt_device_cpu_possible(d, cpu))
-			continue;
-		ret = fxt_device_cpu_stats(d, cpu, &st);
-		if (ret < 0)
-			return ret;
+	for (cpu = 0; (ret = next_cpu_stats(d, &cpu, &st)) > 0; cpu++) {
 		fprintf(f, "%4u %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
 			" %6" PRIu64 " %12" PRIu64 " ", cpu,
 			(uint64_t)st.records_written, (uint64_t)st.records_dropped,
@@ -41,11 +53,12 @@ int fxt_stats_table(struct fxt_device *d, bool triggers, FILE *f)
 			st.flags & FXT_CPU_DURABLE_FULL ? "durable-full " : "",
 			st.flags & FXT_CPU_ROLLING_FULL ? "rolling-full" : "");
 	}
-	return 0;
+	return ret;
 }
 
 int fxt_stats_json(struct fxt_device *d, const char *path)
 {
+	struct fxt_cpu_stats st;
 	char tmp[4096];
 	const char *sep = "";
 	uint32_t cpu;
@@ -58,14 +71,7 @@ int fxt_stats_json(struct fxt_device *d, const char *path)
 	if (!f)
 		return fxt_device_fail(d, -errno, "--stats-json %s: %s", tmp, strerror(errno));
 	fprintf(f, "{\"cpus\": [\n");
-	for (cpu = 0; cpu < d->layout.nr_cpus; cpu++) {
-		struct fxt_cpu_stats st;
-
-		if (!fxt_device_cpu_possible(d, cpu))
-			continue;
-		ret = fxt_device_cpu_stats(d, cpu, &st);
-		if (ret < 0)
-			break;
+	for (cpu = 0; (ret = next_cpu_stats(d, &cpu, &st)) > 0; cpu++) {
 		fprintf(f, "%s{\"cpu\": %u, \"records\": %" PRIu64 ", \"dropped\": %" PRIu64
 			", \"durable\": %" PRIu64 ", \"durable_dropped\": %" PRIu64
 			", \"wraps\": %" PRIu64 ", \"bytes\": %" PRIu64
