@@ -15,6 +15,7 @@
  *   fxt_names.c    kernel object records: start snapshot, fork, rename
  *   fxt_probes.c   tracepoint lookup, registration and the probes
  *   fxt_triggers.c latency triggers: measure in the probes, freeze the window
+ *   fxt_wakeups.c  wakeups written once their thread has left its CPU
  *   fxt_hotplug.c  the switch a CPU going offline does not trace
  *   fxt_mem.c      every allocation, charged to the caller's cgroup, counted
  */
@@ -43,6 +44,7 @@ enum fxt_const_string {
 	FXT_S_SOFTIRQ,
 	FXT_S_PROCESS,		/* argument names */
 	FXT_S_WAKER,
+	FXT_S_WAKING_CPU,
 	FXT_S_WEIGHT,
 	FXT_S_HANDLED,
 	FXT_S_VECTOR,
@@ -241,9 +243,33 @@ struct fxt_session {
 	struct work_struct pkt_wake_work; /* PREEMPT_RT: wakes pkt_wait */
 
 	struct fxt_trig_state trig;
+
+	/* Wakeups waiting for their thread to leave a CPU (fxt_wakeups.c). */
+	struct fxt_wake_slot *wake_slots;
+	unsigned int wake_slots_bits;
 };
 
 extern struct fxt_session fxt_session;
+
+/* A wakeup's waker and the CPU that woke, as its record names them. */
+struct fxt_waker {
+	u32 koid;		/* a tid, or the CPU's interrupt pseudo-thread */
+	u16 cpu;		/* the CPU that ran try_to_wake_up() */
+	bool by_thread;		/* koid is the thread that ran it */
+	bool deferred;		/* written later, maybe on another CPU */
+};
+
+/* fxt_wakeups.c */
+struct fxt_wake_slot {
+	struct task_struct *task;	/* NULL: free */
+	struct fxt_waker waker;
+};
+
+int fxt_wakeups_alloc(struct fxt_session *s);
+void fxt_wakeups_free(struct fxt_session *s);
+void fxt_wakeups_clear(struct fxt_session *s);
+bool fxt_wakeup_defer(struct task_struct *p, const struct fxt_waker *w);
+bool fxt_wakeup_take(struct task_struct *p, struct fxt_waker *w);
 
 /* fxt_hotplug.c */
 int fxt_hotplug_init(void);
@@ -320,7 +346,9 @@ void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
 u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		     struct task_struct *prev, struct task_struct *next,
 		     unsigned int prev_state);
-u64 fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued);
+void fxt_waker_of_current(struct fxt_cpu *c, struct fxt_waker *w);
+u64 fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued,
+		     const struct fxt_waker *w);
 void fxt_write_switch_to_idle(struct fxt_cpu *c);
 void fxt_write_trigger(struct fxt_cpu *c, struct task_struct *p, u32 kind,
 		       u64 latency, u64 threshold, unsigned int index,

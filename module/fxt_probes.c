@@ -67,39 +67,71 @@ static void fxt_probe_switch(void *data, bool preempt,
  *   thread's state alone"; with the thread's priority, Perfetto would
  *   restart the thread's time at the wakeup and cut its running slice
  *   short at the next switch.
- * - A task off its run queue but still on a CPU is being switched out
- *   there: its switch record may not be written yet. Wait (as
- *   try_to_wake_up() itself does next) until it is off that CPU before
- *   taking the wakeup's time, so that the wakeup follows the switch that
- *   put the task to sleep. Bounded: that CPU has interrupts off until it
- *   clears on_cpu; the bound only guards against the unforeseen.
+ * - A task off its run queue but still on another CPU is being switched
+ *   out there: its switch record may not be written yet. Its wakeup is
+ *   written by fxt_probe_wakeup(), once the kernel has waited for that
+ *   CPU or queued the wakeup to it (fxt_wakeups.c): never a wait here.
  *
  * p->on_rq cannot become set under us (that takes a wakeup, and we hold
  * p->pi_lock); it can become clear, if the task blocks on its CPU after
  * we looked: that wakeup is then written as changing nothing, at a time
  * before the switch, where it could not have been drawn as a wakeup.
+ * p->on_cpu can clear after we looked: the wakeup is then deferred for
+ * nothing, and written a little later all the same.
  */
-#define FXT_WAKE_SPIN_MAX	100000
-
 static void fxt_probe_waking(void *data, struct task_struct *p)
 {
 	bool queued = READ_ONCE(p->on_rq);
+	struct fxt_waker w;
 	struct fxt_cpu *c;
 	u64 ts;
-#ifdef CONFIG_SMP
-	unsigned int spins = FXT_WAKE_SPIN_MAX;
 
-	if (!queued && task_cpu(p) != smp_processor_id()) {
-		/* Pairs with finish_task()'s release: the switch came first. */
-		while (smp_load_acquire(&p->on_cpu) && --spins)
-			cpu_relax();
-	}
-#endif
 	c = fxt_this_cpu();
 	if (!c)
 		return;
-	ts = fxt_write_wakeup(c, p, queued);
+	fxt_waker_of_current(c, &w);
+#ifdef CONFIG_SMP
+	if (!queued && task_cpu(p) != c->cpu) {
+		/*
+		 * Pairs with finish_task()'s release: once on_cpu reads 0,
+		 * the switch record came first, and the wakeup is written now.
+		 */
+		bool on_cpu = smp_load_acquire(&p->on_cpu);
+
+		if (on_cpu && fxt_wakeup_defer(p, &w)) {
+			if (w.by_thread &&
+			    c->hdr->mode == FXT_MODE_CIRCULAR) {
+				fxt_rolling_make_room(c, FXT_NAMED_RECORD_MAX);
+				fxt_name_in_window(c, current);
+			}
+			return;
+		}
+	}
+#endif
+	ts = fxt_write_wakeup(c, p, queued, &w);
 	if (fxt_trig_armed() && !queued)
+		fxt_trig_wakeup(c, p, ts);
+}
+
+/*
+ * sched_wakeup fires once a woken task is off every CPU and being put on a
+ * run queue: it writes the wakeups fxt_probe_waking() left. Every other
+ * wakeup was written at its sched_waking; this probe then only looks up
+ * the table. The slot is freed even on a CPU that is not traced.
+ */
+static void fxt_probe_wakeup(void *data, struct task_struct *p)
+{
+	struct fxt_waker w;
+	struct fxt_cpu *c;
+	u64 ts;
+
+	if (!fxt_wakeup_take(p, &w))
+		return;
+	c = fxt_this_cpu();
+	if (!c)
+		return;
+	ts = fxt_write_wakeup(c, p, false, &w);
+	if (fxt_trig_armed())
 		fxt_trig_wakeup(c, p, ts);
 }
 
@@ -107,11 +139,13 @@ static void fxt_probe_waking(void *data, struct task_struct *p)
 static void fxt_probe_wakeup_new(void *data, struct task_struct *p)
 {
 	struct fxt_cpu *c = fxt_this_cpu();
+	struct fxt_waker w;
 	u64 ts;
 
 	if (!c)
 		return;
-	ts = fxt_write_wakeup(c, p, false);
+	fxt_waker_of_current(c, &w);
+	ts = fxt_write_wakeup(c, p, false, &w);
 	if (fxt_trig_armed())
 		fxt_trig_wakeup(c, p, ts);
 }
@@ -409,6 +443,8 @@ static struct fxt_hook fxt_hooks[] = {
 	FXT_HOOK(task_rename, fxt_probe_rename, FXT_NAMES),
 	FXT_HOOK(sched_wakeup_new, fxt_probe_new_worker, FXT_NAMES),
 	FXT_HOOK(sched_switch, fxt_probe_switch, FXT_CAT_SCHED),
+	/* Before sched_waking: a wakeup it defers is always written. */
+	FXT_HOOK(sched_wakeup, fxt_probe_wakeup, FXT_CAT_WAKEUP),
 	FXT_HOOK(sched_waking, fxt_probe_waking, FXT_CAT_WAKEUP),
 	FXT_HOOK(sched_wakeup_new, fxt_probe_wakeup_new, FXT_CAT_WAKEUP),
 	FXT_HOOK(irq_handler_exit, fxt_probe_irq_exit, FXT_CAT_IRQ),

@@ -21,6 +21,7 @@ static const char *const fxt_fixed_strings[FXT_S_SOFTIRQ_FIRST] = {
 	[FXT_S_SOFTIRQ] = FXT_CAT_NAME_SOFTIRQ,
 	[FXT_S_PROCESS] = FXT_ARG_NAME_PROCESS,
 	[FXT_S_WAKER] = FXT_ARG_NAME_WAKER,
+	[FXT_S_WAKING_CPU] = FXT_ARG_NAME_WAKING_CPU,
 	[FXT_S_WEIGHT] = FXT_ARG_NAME_WEIGHT,
 	[FXT_S_HANDLED] = "handled",
 	[FXT_S_VECTOR] = "vector",
@@ -405,50 +406,71 @@ void fxt_write_switch_to_idle(struct fxt_cpu *c)
 }
 
 /**
+ * fxt_waker_of_current() - who is waking a thread on this CPU now
+ * @c: this CPU; preemption disabled
+ * @w: filled in
+ *
+ * An interrupt woke it, not the thread it happened to interrupt. The idle
+ * task (pid 0) also wakes threads outside interrupts: a CPU coming online
+ * unparks its stopper thread, and the idle loop runs cross-CPU function
+ * calls queued to a polling CPU. Those wakeups are the CPU's doing, not a
+ * thread's: name the CPU's interrupt pseudo-thread too, never koid 0.
+ */
+void fxt_waker_of_current(struct fxt_cpu *c, struct fxt_waker *w)
+{
+	bool by_irq = in_hardirq() || in_serving_softirq() || !current->pid;
+
+	w->koid = by_irq ? FXT_KOID_IRQ_THREAD(c->cpu) : current->pid;
+	w->cpu = c->cpu;
+	w->deferred = false;
+	w->by_thread = !by_irq;
+}
+
+/**
  * fxt_write_wakeup() - a thread wakeup record
  * @c: this CPU; preemption disabled
  * @p: the task woken
  * @queued: it was still on its run queue (the wakeup changes no state)
+ * @w: its waker (fxt_waker_of_current(), here or on the waking CPU)
+ *
+ * A deferred wakeup (fxt_wakeups.c) also names the CPU that woke @p: its
+ * record is in the buffer of the CPU that completed it. In circular mode
+ * the waking thread is named in the window of the CPU it ran on: here, or
+ * by fxt_probe_waking() for a deferred wakeup.
  *
  * Return: the record's timestamp, or 0 when it was not written.
  */
-u64 fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued)
+u64 fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued,
+		     const struct fxt_waker *w)
 {
 	u32 weight = queued ? FXT_WEIGHT_NO_STATE_CHANGE : fxt_prio(p);
 	/* nice 0, the common case, goes without its weight (format.h) */
 	bool dflt = weight == FXT_WAKEUP_WEIGHT_DEFAULT;
-	unsigned int words = dflt ? 5 : 6;
-	u64 waker, ts, *w, *arg;
+	unsigned int nargs = (dflt ? 1 : 2) + w->deferred;
+	unsigned int words = 3 + nargs + 1;
+	u64 ts, *rec, *arg;
 	unsigned int bufno;
 
-	/*
-	 * An interrupt woke it, not the thread it happened to interrupt. The
-	 * idle task (pid 0) also wakes threads outside interrupts: a CPU
-	 * coming online unparks its stopper thread, and the idle loop runs
-	 * cross-CPU function calls queued to a polling CPU. Those wakeups are
-	 * the CPU's doing, not a thread's: name the CPU's interrupt
-	 * pseudo-thread too, never koid 0.
-	 */
-	bool by_irq = in_hardirq() || in_serving_softirq() || !current->pid;
-
-	waker = by_irq ? FXT_KOID_IRQ_THREAD(c->cpu) : current->pid;
 	if (c->hdr->mode == FXT_MODE_CIRCULAR) {
 		fxt_rolling_make_room(c, FXT_NAMED_RECORD_MAX);
 		fxt_name_in_window(c, p);
-		if (!by_irq)
+		if (w->by_thread && !w->deferred)
 			fxt_name_in_window(c, current);
 	}
-	w = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
-	if (!w)
+	rec = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
+	if (!rec)
 		return 0;
-	w[0] = fxt_wakeup_header(words, dflt ? 1 : 2, c->cpu);
-	w[1] = ts;
-	w[2] = p->pid;
-	arg = &w[3];
+	rec[0] = fxt_wakeup_header(words, nargs, c->cpu);
+	rec[1] = ts;
+	rec[2] = p->pid;
+	arg = &rec[3];
 	if (!dflt)
 		*arg++ = fxt_arg_header(FXT_ARG_INT32, 1, FXT_S_WEIGHT, weight);
 	arg[0] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_S_WAKER, 0);
-	arg[1] = waker;
+	arg[1] = w->koid;
+	if (w->deferred)
+		arg[2] = fxt_arg_header(FXT_ARG_UINT32, 1, FXT_S_WAKING_CPU,
+					w->cpu);
 	fxt_rolling_commit(c, words * 8, bufno);
 	return ts;
 }

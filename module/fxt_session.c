@@ -51,6 +51,11 @@ static int fxt_initialize(struct fxt_session *s, const struct fxt_config *cfg)
 	ret = fxt_buffers_alloc(s, cfg->buffer_size, cfg->durable_size);
 	if (ret)
 		return ret;
+	ret = fxt_wakeups_alloc(s);
+	if (ret) {
+		fxt_buffers_free(s);
+		return ret;
+	}
 	s->categories = cats;
 	s->active_categories = cats;
 	s->aborted = false;
@@ -139,6 +144,7 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 	 * TRIGGERED, while the later tracepoints are still being hooked.
 	 */
 	fxt_packets_drop_control(s);
+	fxt_wakeups_clear(s);
 	/* Names of an earlier run are kept: the snapshot's must be newer. */
 	ret = fxt_probes_register(s->active_categories,
 				  prev_state == FXT_STATE_STOPPED &&
@@ -202,6 +208,7 @@ static int fxt_terminate(struct fxt_session *s)
 		fxt_do_stop(s, false);
 	s->state = FXT_STATE_TERMINATING;
 	fxt_triggers_free(s);
+	fxt_wakeups_free(s);
 	fxt_buffers_free(s);
 	fxt_packets_reset(s);
 	s->state = FXT_STATE_READY;
@@ -389,6 +396,7 @@ void fxt_session_release(struct fxt_session *s)
 		/* No mapping outlives the file, so nothing can still read. */
 		WARN_ON_ONCE(atomic_read(&s->map_count));
 		fxt_triggers_free(s);
+		fxt_wakeups_free(s);
 		fxt_buffers_free(s);
 		s->state = FXT_STATE_READY;
 	}

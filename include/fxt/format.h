@@ -100,6 +100,8 @@ enum fxt_metadata_type {
 #define FXT_ARG_NAME_NAMED_AT		"named_at"	/* process and thread objects */
 #define FXT_ARG_NAME_WEIGHT		"weight"	/* thread wakeup */
 #define FXT_ARG_NAME_WAKER		"waker"		/* thread wakeup */
+/* thread wakeup written after its thread left a CPU: the CPU that woke it */
+#define FXT_ARG_NAME_WAKING_CPU		"waking_cpu"
 #define FXT_ARG_NAME_OUTGOING_WEIGHT	"outgoing_weight"	/* context switch v2 */
 #define FXT_ARG_NAME_INCOMING_WEIGHT	"incoming_weight"	/* context switch v2 */
 /* fxt-collect's counter of the records a CPU dropped: fxt/dropped, "records". */

@@ -102,6 +102,36 @@ static bool thread_ref(struct walker *w, struct archive_provider *p,
 	return is_tid(w, *koid);
 }
 
+/*
+ * A deferred wakeup's "waking_cpu" (records.rst, "Thread wakeup"): of the
+ * arguments fxt writes on a wakeup ("weight" int32, "waker" koid), it is
+ * the only uint32 (argument type 2, value in bits 32..63), so this reader
+ * needs no string table to find it.
+ */
+static bool waking_cpu(struct walker *w, const uint64_t *rec,
+		       unsigned int words, uint64_t off, unsigned int *cpu)
+{
+	unsigned int nargs = BITS(rec[0], 16, 19), pos = 3;
+
+	while (nargs--) {
+		unsigned int size;
+
+		if (pos >= words)
+			break;
+		size = BITS(rec[pos], 4, 15);
+		if (!size || pos + size > words) {
+			set_error(w->c, off, "wakeup argument overruns its record");
+			return false;
+		}
+		if (BITS(rec[pos], 0, 3) == 2) {
+			*cpu = (unsigned int)(rec[pos] >> 32);
+			return true;
+		}
+		pos += size;
+	}
+	return false;
+}
+
 static void walk_sched(struct walker *w, const uint64_t *rec,
 		       unsigned int words, uint64_t off)
 {
@@ -137,10 +167,14 @@ static void walk_sched(struct walker *w, const uint64_t *rec,
 			p->switch_digest = ORACLE_DIGEST(p->switch_digest, out_koid, in_koid);
 		}
 	} else {
+		unsigned int waking = (unsigned int)w->cur;
+
 		if (BITS(h, 20, 35) != (unsigned int)w->cur)
 			p->cpu_mismatch++;
-		if (is_tid(w, rec[2]))
-			p->wakeups++;
+		if (waking_cpu(w, rec, words, off, &waking))
+			p->deferred_wakeups++;
+		if (is_tid(w, rec[2]) && waking < ARCHIVE_MAX_PROVIDERS)
+			w->c->prov[waking].wakeups++;
 	}
 }
 

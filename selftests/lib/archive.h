@@ -28,7 +28,12 @@ struct archive_provider {
 	bool seen;			/* provider info or section metadata seen */
 	uint64_t switches;		/* context switches with a tid in or out */
 	uint64_t switch_digest;		/* of those, in order (oracle.bpf.h) */
-	uint64_t wakeups;		/* wakeups whose woken thread is a tid */
+	/*
+	 * Wakeups whose woken thread is a tid, by the CPU that woke it: the
+	 * provider, or a deferred wakeup's "waking_cpu" (records.rst).
+	 */
+	uint64_t wakeups;
+	uint64_t deferred_wakeups;	/* of all in this provider, deferred */
 	uint64_t all_switches;		/* every context switch */
 	uint64_t inline_refs;		/* switch thread refs written inline */
 	uint64_t indexed_refs;		/* switch thread refs by index */
@@ -66,7 +71,8 @@ int archive_count(const char *path, const uint64_t *tids, int ntids,
  */
 struct archive_lib_counts {
 	uint64_t switches[ARCHIVE_MAX_PROVIDERS];
-	uint64_t wakeups[ARCHIVE_MAX_PROVIDERS];
+	uint64_t wakeups[ARCHIVE_MAX_PROVIDERS];	/* by waking CPU */
+	uint64_t deferred_wakeups;	/* with a "waking_cpu" */
 	uint64_t diags;			/* reader diagnostics */
 	uint64_t undefined_refs;	/* thread refs the library could not resolve */
 	uint64_t records;

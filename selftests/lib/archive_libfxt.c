@@ -36,8 +36,21 @@ int archive_count_libfxt(const char *path, const uint64_t *tids, int ntids,
 			    (i->defined && fxtread_is_tid(tids, ntids, i->tid)))
 				c->switches[rec.provider]++;
 		} else if (rec.subtype == FXT_SCHED_THREAD_WAKEUP) {
-			if (fxtread_is_tid(tids, ntids, rec.u.wakeup.tid))
-				c->wakeups[rec.provider]++;
+			unsigned int waking = rec.provider;
+
+			for (unsigned int i = 0; i < rec.nargs; i++) {
+				const struct fxt_arg *a = &rec.args[i];
+
+				if (a->type == FXT_ARG_UINT32 &&
+				    a->name.len == strlen(FXT_ARG_NAME_WAKING_CPU) &&
+				    !memcmp(a->name.data, FXT_ARG_NAME_WAKING_CPU, a->name.len)) {
+					waking = a->v.u32;
+					c->deferred_wakeups++;
+				}
+			}
+			if (fxtread_is_tid(tids, ntids, rec.u.wakeup.tid) &&
+			    waking < ARCHIVE_MAX_PROVIDERS)
+				c->wakeups[waking]++;
 		}
 	}
 	c->diags = fxt_reader_diag_count(r);
