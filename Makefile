@@ -103,6 +103,10 @@ sparse:
 # Installation on a real machine (Documentation/usage.rst).
 PREFIX ?= /usr/local
 UDEVDIR ?= /etc/udev/rules.d
+# fxt-recorder.service (disabled until enabled) and its config; a config
+# already there is kept.
+SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
+CONFDIR ?= /etc/fxt
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 # What dkms needs to build the module: the Kbuild files and the sources.
 DKMS_SOURCES = Kbuild dkms.conf module/Kbuild \
@@ -116,6 +120,12 @@ install: userspace
 		userspace/fxt-report $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 userspace/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 packaging/60-fxt.rules $(DESTDIR)$(UDEVDIR)/
+	install -d $(DESTDIR)$(SYSTEMDDIR) $(DESTDIR)$(CONFDIR)
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' packaging/fxt-recorder.service.in \
+		>$(DESTDIR)$(SYSTEMDDIR)/fxt-recorder.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDDIR)/fxt-recorder.service
+	test -e $(DESTDIR)$(CONFDIR)/recorder.conf || \
+		install -m 0644 packaging/recorder.conf $(DESTDIR)$(CONFDIR)/
 
 module-install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install

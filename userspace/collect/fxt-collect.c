@@ -29,9 +29,11 @@
 #include <unistd.h>
 
 #include <linux/fxt.h>
+#include "config_file.h"
 #include "options.h"
 #include "session.h"
 #include "stats_table.h"
+#include "window_dir.h"
 #include "libfxt.h"
 
 #define STATUS_INTERVAL_NS	1000000000ull
@@ -42,6 +44,8 @@ struct collector {
 	const char *stats_json;		/* --stats-json FILE, or NULL */
 	bool mode_given;
 	bool post_given;
+	bool windows_given;
+	bool in_config;			/* reading a --config file */
 	bool tty;			/* the status line is drawn */
 	uint64_t last_ns, last_written;	/* when it was last, and the records then */
 };
@@ -63,11 +67,16 @@ static void on_signal(int sig)
  */
 #define EXIT_FAILED	125
 
+/* "PATH:LINE" of the --config setting being applied, else NULL. */
+static const char *die_where;
+
 static void die(const char *fmt, ...)
 {
 	va_list ap;
 
 	fprintf(stderr, "fxt-collect: ");
+	if (die_where)
+		fprintf(stderr, "%s: ", die_where);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -86,6 +95,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: fxt-collect -o FILE [options] [-- COMMAND [ARGS...]]\n"
+"       fxt-collect --output-dir DIR --trigger SPEC [options]   (flight recorder)\n"
+"       fxt-collect --config FILE [options]\n"
 "\n"
 "Record the scheduler (context switches, wakeups, interrupts, thread names)\n"
 "with fxt.ko into FILE, a Fuchsia Trace Format archive that Perfetto opens.\n"
@@ -93,7 +104,7 @@ static void usage(FILE *f)
 "whichever comes first. Needs root (or CAP_PERFMON) and the module loaded.\n"
 "\n"
 "Options:\n"
-"  -o, --output FILE       archive to write (required)\n"
+"  -o, --output FILE       archive to write (this or --output-dir required)\n"
 "  -t, --time SECONDS      stop after this long (fractions allowed)\n"
 "  -m, --mode MODE         oneshot | circular | streaming\n"
 "                          (default: streaming; circular keeps the last\n"
@@ -105,6 +116,11 @@ static void usage(FILE *f)
 "  -q, --quiet             no status line and no statistics table\n"
 "      --stats-json FILE   also write the per-CPU statistics to FILE as\n"
 "                          JSON (one CPU a line; -q does not change it)\n"
+"      --config FILE       read settings from FILE, where it stands among the\n"
+"                          options: lines of 'key = value', each key a long\n"
+"                          option with a value ('trigger = off-cpu=50ms');\n"
+"                          '#' starts a comment line; any bad line refuses\n"
+"                          the whole run, naming FILE:LINE and the reason\n"
 "  -h, --help              this text\n"
 "\n"
 "Latency triggers (circular mode; implied when -m is not given):\n"
@@ -123,6 +139,18 @@ static void usage(FILE *f)
 "      --windows N         stop after N saved windows (default 1; 0: until\n"
 "                          -t, COMMAND or a signal); window k > 1 goes to\n"
 "                          FILE with -k before its extension (stall-2.fxt)\n"
+"\n"
+"Flight recorder (instead of -o; Documentation/usage.rst, fxt-recorder.service):\n"
+"      --output-dir DIR    save each window in DIR as fxt-TIME.fxt (TIME: UTC,\n"
+"                          when saved, 20261127T171744.377Z); it is written\n"
+"                          to DIR/" FXT_WINDOW_TMP_NAME " and renamed when complete,\n"
+"                          so a crash never leaves a part archive under a\n"
+"                          saved name (a left one is removed at the start);\n"
+"                          --windows defaults to 0 (until stopped); a full\n"
+"                          disk loses that window, said once, and goes on\n"
+"      --keep-windows N    keep at most N windows in DIR (default 0: any)\n"
+"      --keep-bytes SIZE   keep at most SIZE bytes of them (default 0: any);\n"
+"                          the oldest go first, the newest always stays\n"
 "\n"
 "Prints 'fxt-collect: tracing started' on stderr once the probes are live,\n"
 "then (on a terminal) a status line, and at the end per-CPU statistics\n"
@@ -169,7 +197,30 @@ static void status_line(struct fxt_session *s, enum fxt_session_event ev)
 	c->last_written = t.written;
 }
 
-enum { OPT_TRIGGER = 256, OPT_POST, OPT_WINDOWS, OPT_STATS_JSON };
+enum {
+	OPT_TRIGGER = 256, OPT_POST, OPT_WINDOWS, OPT_STATS_JSON, OPT_CONFIG,
+	OPT_OUTPUT_DIR, OPT_KEEP_WINDOWS, OPT_KEEP_BYTES,
+};
+
+static const struct option long_opts[] = {
+	{ "trigger", required_argument, NULL, OPT_TRIGGER },
+	{ "post", required_argument, NULL, OPT_POST },
+	{ "windows", required_argument, NULL, OPT_WINDOWS },
+	{ "output", required_argument, NULL, 'o' },
+	{ "output-dir", required_argument, NULL, OPT_OUTPUT_DIR },
+	{ "keep-windows", required_argument, NULL, OPT_KEEP_WINDOWS },
+	{ "keep-bytes", required_argument, NULL, OPT_KEEP_BYTES },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "time", required_argument, NULL, 't' },
+	{ "mode", required_argument, NULL, 'm' },
+	{ "buffer-size", required_argument, NULL, 'b' },
+	{ "categories", required_argument, NULL, 'c' },
+	{ "device", required_argument, NULL, 'd' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "stats-json", required_argument, NULL, OPT_STATS_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
 
 static void add_trigger(struct collector *c, const char *spec)
 {
@@ -190,7 +241,7 @@ static void check_triggers(struct collector *c)
 	char err[256];
 
 	if (!c->s.triggers.count) {
-		if (c->post_given || c->s.windows != 1)
+		if (c->post_given || (c->windows_given && c->s.windows != 1))
 			die("--post and --windows need --trigger");
 		return;
 	}
@@ -204,98 +255,167 @@ static void check_triggers(struct collector *c)
 			die("--trigger %s: %s", c->s.trigger_spec[i], err);
 }
 
-static void parse_args(struct collector *c, int argc, char **argv)
+/* A count option's value: 0 up to max. */
+static unsigned long count_arg(const char *opt, const char *arg, unsigned long max,
+			       const char *what)
 {
-	static const struct option opts[] = {
-		{ "trigger", required_argument, NULL, OPT_TRIGGER },
-		{ "post", required_argument, NULL, OPT_POST },
-		{ "windows", required_argument, NULL, OPT_WINDOWS },
-		{ "output", required_argument, NULL, 'o' },
-		{ "time", required_argument, NULL, 't' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "buffer-size", required_argument, NULL, 'b' },
-		{ "categories", required_argument, NULL, 'c' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "stats-json", required_argument, NULL, OPT_STATS_JSON },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
+	char *end;
+	unsigned long n;
 
-	while ((opt = getopt_long(argc, argv, "+o:t:m:b:c:d:qh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			c->s.output = optarg;
-			break;
-		case 't': {
-			char *end;
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || n > max)
+		die("--%s %s: %s", opt, arg, what);
+	return n;
+}
 
-			c->s.seconds = strtod(optarg, &end);
-			if (end == optarg || *end || c->s.seconds <= 0)
-				die("bad duration '%s'", optarg);
-			break;
-		}
-		case 'm':
-			if (fxt_parse_mode(optarg) < 0)
-				die("unknown mode '%s' (oneshot, circular or streaming)", optarg);
-			c->s.mode = (uint32_t)fxt_parse_mode(optarg);
-			c->mode_given = true;
-			break;
-		case 'b':
-			if (fxt_parse_size(optarg, &c->s.buffer_size))
-				die("bad size '%s'", optarg);
-			break;
-		case 'c':
-			/* Resolved against the module's names once it is open. */
-			c->s.category_list = optarg;
-			break;
-		case 'd':
-			c->s.device = optarg;
-			break;
-		case 'q':
-			c->quiet = true;
-			break;
-		case OPT_STATS_JSON:
-			c->stats_json = optarg;
-			break;
-		case OPT_TRIGGER:
-			add_trigger(c, optarg);
-			break;
-		case OPT_POST: {
-			uint64_t ns;
+static void read_config(struct collector *c, const char *path);
 
-			if (fxt_parse_duration(optarg, &ns) || ns > FXT_TRIGGER_POST_MAX)
-				die("--post %s: not a duration of at most 60s (a number and a unit: ns, us, ms or s)",
-				    optarg);
-			c->s.triggers.post_ns = ns;
-			c->post_given = true;
-			break;
-		}
-		case OPT_WINDOWS: {
-			char *end;
-			unsigned long n;
+/* One option, from the command line or a --config line. */
+static void apply_option(struct collector *c, int opt, char *arg)
+{
+	switch (opt) {
+	case 'o':
+		c->s.output = arg;
+		break;
+	case 't': {
+		char *end;
 
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || *optarg == '-' || n > 1000000)
-				die("--windows %s: not a count (0: no limit)", optarg);
-			c->s.windows = (unsigned int)n;
-			break;
-		}
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			exit(EXIT_FAILED);
-		}
+		c->s.seconds = strtod(arg, &end);
+		if (end == arg || *end || c->s.seconds <= 0)
+			die("bad duration '%s'", arg);
+		break;
 	}
-	if (!c->s.output) {
-		fprintf(stderr, "fxt-collect: -o FILE is required\n");
+	case 'm':
+		if (fxt_parse_mode(arg) < 0)
+			die("unknown mode '%s' (oneshot, circular or streaming)", arg);
+		c->s.mode = (uint32_t)fxt_parse_mode(arg);
+		c->mode_given = true;
+		break;
+	case 'b':
+		if (fxt_parse_size(arg, &c->s.buffer_size))
+			die("bad size '%s'", arg);
+		break;
+	case 'c':
+		/* Resolved against the module's names once it is open. */
+		c->s.category_list = arg;
+		break;
+	case 'd':
+		c->s.device = arg;
+		break;
+	case 'q':
+		c->quiet = true;
+		break;
+	case OPT_STATS_JSON:
+		c->stats_json = arg;
+		break;
+	case OPT_TRIGGER:
+		add_trigger(c, arg);
+		break;
+	case OPT_POST: {
+		uint64_t ns;
+
+		if (fxt_parse_duration(arg, &ns) || ns > FXT_TRIGGER_POST_MAX)
+			die("--post %s: not a duration of at most 60s (a number and a unit: ns, us, ms or s)",
+			    arg);
+		c->s.triggers.post_ns = ns;
+		c->post_given = true;
+		break;
+	}
+	case OPT_WINDOWS:
+		c->s.windows = (unsigned int)count_arg("windows", arg, 1000000,
+						       "not a count (0: no limit)");
+		c->windows_given = true;
+		break;
+	case OPT_OUTPUT_DIR:
+		c->s.output_dir = arg;
+		break;
+	case OPT_KEEP_WINDOWS:
+		c->s.keep_windows = (unsigned int)count_arg("keep-windows", arg, 1000000,
+							    "not a count (0: no limit)");
+		break;
+	case OPT_KEEP_BYTES:
+		if (!strcmp(arg, "0"))
+			c->s.keep_bytes = 0;
+		else if (fxt_parse_size(arg, &c->s.keep_bytes))
+			die("--keep-bytes %s: not a size (e.g. 500M; 0: no limit)", arg);
+		break;
+	case OPT_CONFIG:
+		read_config(c, arg);
+		break;
+	case 'h':
+		usage(stdout);
+		exit(0);
+	default:
 		usage(stderr);
 		exit(EXIT_FAILED);
 	}
+}
+
+/* A --config setting: "key = value", the key a long option's name. */
+static int config_setting(void *ctx, const char *where, const char *key,
+			  const char *value, char *err, size_t errlen)
+{
+	const struct option *o;
+	char *arg;
+
+	for (o = long_opts; o->name; o++)
+		if (!strcmp(o->name, key))
+			break;
+	if (!o->name || o->has_arg != required_argument || o->val == OPT_CONFIG) {
+		snprintf(err, errlen, "not a setting (a long option of fxt-collect with a value, but config)");
+		return -1;
+	}
+	/* The options keep pointers to their values, as to argv's. */
+	arg = strdup(value);
+	if (!arg) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	die_where = where;
+	apply_option(ctx, o->val, arg);
+	die_where = NULL;
+	return 0;
+}
+
+static void read_config(struct collector *c, const char *path)
+{
+	char err[1024];
+
+	if (c->in_config)
+		die("--config %s: a config file cannot read another", path);
+	c->in_config = true;
+	if (fxt_config_file_read(path, config_setting, c, err, sizeof(err)))
+		die("%s", err);
+	c->in_config = false;
+}
+
+static void check_output(struct collector *c)
+{
+	if (c->s.output && c->s.output_dir)
+		die("-o and --output-dir: one or the other");
+	if (!c->s.output && !c->s.output_dir) {
+		fprintf(stderr, "fxt-collect: -o FILE (or --output-dir DIR) is required\n");
+		usage(stderr);
+		exit(EXIT_FAILED);
+	}
+	if (!c->s.output_dir) {
+		if (c->s.keep_windows || c->s.keep_bytes)
+			die("--keep-windows and --keep-bytes need --output-dir");
+		return;
+	}
+	/* A recorder keeps saving windows until it is stopped. */
+	if (!c->windows_given)
+		c->s.windows = 0;
+}
+
+static void parse_args(struct collector *c, int argc, char **argv)
+{
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "+o:t:m:b:c:d:qh", long_opts, NULL)) != -1)
+		apply_option(c, opt, optarg);
+	check_output(c);
 	check_triggers(c);
 }
 

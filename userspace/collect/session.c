@@ -11,6 +11,10 @@
  * stops, saves the window as at the end of any circular session, and
  * starts again into the next archive ("-k" before the extension), up to
  * --windows of them.
+ *
+ * With an output directory (the flight recorder), each window is written
+ * to a temporary name there and renamed once complete (window_dir.c); a
+ * full disk loses that window, says so once, and the recording goes on.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +28,7 @@
 #include "options.h"
 #include "session.h"
 #include "trigger_note.h"
+#include "window_dir.h"
 
 static volatile sig_atomic_t never;
 
@@ -55,13 +60,35 @@ static void tell(struct fxt_session *s, enum fxt_session_event ev)
 }
 
 /* Open the window's archive and write its header. */
-static int begin_archive(struct fxt_session *s)
+static bool disk_full(const struct fxt_session *s, int err)
 {
-	const char *path = fxt_session_path(s);
+	return s->output_dir && (err == -ENOSPC || err == -EDQUOT);
+}
+
+/*
+ * The recorder's disk is full: the window being written is lost (its
+ * temporary archive removed), and the recording goes on. Said once until a
+ * window is saved again, not once a window.
+ */
+static void window_lost(struct fxt_session *s)
+{
+	if (s->out >= 0) {
+		fxt_writer_destroy(&s->w);
+		close(s->out);
+		s->out = -1;
+	}
+	unlink(fxt_session_path(s));
+	s->windows_lost++;
+	if (!s->disk_full_said)
+		fprintf(stderr, "%s: window %u not saved: %s (said once until a window is saved again)\n",
+			s->prog, s->window, s->dev.err);
+	s->disk_full_said = true;
+}
+
+static int open_archive(struct fxt_session *s, const char *path)
+{
 	int ret;
 
-	if (!s->names)
-		fxt_device_warn(&s->dev, "out of memory: no trailer of newest names");
 	s->out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (s->out < 0)
 		return fxt_device_fail(&s->dev, -errno, "%s: %s", path, strerror(errno));
@@ -71,10 +98,53 @@ static int begin_archive(struct fxt_session *s)
 	return fxt_device_begin_archive(&s->dev, &s->w, path, s->names);
 }
 
+/*
+ * Open the window's archive and write its header. The recorder on a full
+ * disk records the window all the same, into /dev/null: the device runs
+ * as always, and the next window tries the disk again.
+ */
+static int begin_archive(struct fxt_session *s)
+{
+	int ret;
+
+	if (!s->names)
+		fxt_device_warn(&s->dev, "out of memory: no trailer of newest names");
+	s->discarding = false;
+	ret = open_archive(s, fxt_session_path(s));
+	if (ret >= 0 || !disk_full(s, ret))
+		return ret;
+	window_lost(s);
+	s->discarding = true;
+	return open_archive(s, "/dev/null");
+}
+
+/* The recorder's directory: a window a killed run left is no archive. */
+static int prepare_dir(struct fxt_session *s)
+{
+	char msg[512];
+	int ret = fxt_window_dir_clean(s->output_dir, msg, sizeof(msg));
+
+	if (ret < 0)
+		return fxt_device_fail(&s->dev, ret, "%s", msg);
+	if (ret)
+		fprintf(stderr, "%s: removed %s/%s, a window an earlier run did not finish\n",
+			s->prog, s->output_dir, FXT_WINDOW_TMP_NAME);
+	s->window_path = fxt_window_dir_tmp(s->output_dir);
+	if (!s->window_path)
+		return fxt_device_fail(&s->dev, -ENOMEM, "out of memory");
+	return 0;
+}
+
 int fxt_session_prepare(struct fxt_session *s)
 {
 	struct fxt_config cfg = { .buffer_size = s->buffer_size, .mode = s->mode };
 	int ret;
+
+	if (s->output_dir) {
+		ret = prepare_dir(s);
+		if (ret < 0)
+			return ret;
+	}
 
 	s->names = fxt_newest_new(FXT_SESSION_NEWEST_MAX_KOIDS);
 	ret = fxt_device_open(&s->dev, s->device, s->prog);
@@ -188,13 +258,51 @@ int fxt_session_trace(struct fxt_session *s)
 	return why;
 }
 
+static void retention_removed(void *ctx, const char *path, uint64_t bytes)
+{
+	struct fxt_session *s = ctx;
+
+	fprintf(stderr, "%s: removed %s (%" PRIu64 " bytes): over --keep-windows %u or --keep-bytes %" PRIu64 "\n",
+		s->prog, path, bytes, s->keep_windows, s->keep_bytes);
+}
+
+/* The recorder's window is complete: give it its name, keep the limits. */
+static int window_named(struct fxt_session *s)
+{
+	char msg[1024], *path = fxt_window_dir_save(s->output_dir, msg, sizeof(msg));
+
+	if (!path)
+		return fxt_device_fail(&s->dev, -errno, "%s", msg);
+	free(s->window_path);
+	s->window_path = path;
+	s->disk_full_said = false;
+	return 0;
+}
+
+/* The oldest windows go first past the limits; the one just saved stays. */
+static void keep_limits(struct fxt_session *s)
+{
+	char msg[1024];
+
+	if (fxt_window_dir_prune(s->output_dir, s->keep_windows, s->keep_bytes,
+				 retention_removed, s, msg, sizeof(msg)) < 0)
+		fxt_device_warn(&s->dev, "retention: %s", msg);
+}
+
 /* With triggers: one line per window saved, and its missed latencies counted. */
 static int window_saved(struct fxt_session *s)
 {
 	uint32_t cpu;
 	int ret;
 
-	if (!s->triggers.count)
+	if (s->discarding)
+		return 0;	/* said by window_lost() */
+	if (s->output_dir) {
+		ret = window_named(s);
+		if (ret < 0)
+			return ret;
+	}
+	if (!s->triggers.count && !s->output_dir)
 		return 0;
 	/* The packet may have come with the stop (read by the drain). */
 	if (s->dev.triggered.fired)
@@ -212,6 +320,8 @@ static int window_saved(struct fxt_session *s)
 	fprintf(stderr, "%s: window %u saved to %s (%" PRIu64 " bytes)%s\n", s->prog,
 		s->window, fxt_session_path(s), s->archive_bytes,
 		s->dev.triggered.fired ? "" : ": no trigger fired in this window");
+	if (s->output_dir)
+		keep_limits(s);
 	return 0;
 }
 
@@ -266,7 +376,9 @@ int fxt_session_next_window(struct fxt_session *s)
 	fxt_newest_free(s->names);
 	s->names = fxt_newest_new(FXT_SESSION_NEWEST_MAX_KOIDS);
 	free(s->window_path);
-	s->window_path = fxt_window_path(s->output, ++s->window);
+	++s->window;
+	s->window_path = s->output_dir ? fxt_window_dir_tmp(s->output_dir) :
+					 fxt_window_path(s->output, s->window);
 	if (!s->window_path)
 		return fxt_device_fail(&s->dev, -ENOMEM, "out of memory");
 	ret = begin_archive(s);
@@ -274,8 +386,10 @@ int fxt_session_next_window(struct fxt_session *s)
 		ret = fxt_device_start(&s->dev, FXT_START_CLEAR_ENTIRE);
 	if (ret < 0)
 		return ret;
-	fprintf(stderr, "%s: window %u: tracing into %s\n", s->prog, s->window,
-		s->window_path);
+	/* The recorder's windows are named when saved. */
+	if (!s->output_dir)
+		fprintf(stderr, "%s: window %u: tracing into %s\n", s->prog, s->window,
+			s->window_path);
 	return 0;
 }
 
@@ -287,7 +401,9 @@ int fxt_session_run(struct fxt_session *s)
 		if (why < 0)
 			return why;
 		ret = fxt_session_finish(s);
-		if (ret < 0)
+		if (ret < 0 && !s->discarding && disk_full(s, ret))
+			window_lost(s);
+		else if (ret < 0)
 			return ret;
 		if (why == FXT_SESSION_END_RUN || s->window == s->windows ||
 		    fxt_session_run_ended(s))

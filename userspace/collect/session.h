@@ -56,6 +56,15 @@ struct fxt_session {
 	struct fxt_trigger_set triggers;
 	const char *trigger_spec[FXT_MAX_TRIGGERS];
 	unsigned int windows;		/* to save; 0: as many as fire */
+	/*
+	 * The flight recorder's directory (window_dir.h), instead of output:
+	 * each window is saved there under the time it was saved, and the
+	 * oldest go first past keep_windows (0: any number) or keep_bytes
+	 * (0: any size).
+	 */
+	const char *output_dir;
+	unsigned int keep_windows;
+	uint64_t keep_bytes;
 
 	/* Set by the caller's signal handlers. */
 	volatile sig_atomic_t *stop_requested;
@@ -71,6 +80,9 @@ struct fxt_session {
 	bool announced;			/* this window's firing was printed */
 	uint64_t archive_bytes;		/* of the last archive saved */
 	int renamed;			/* names its trailer restated */
+	unsigned int windows_lost;	/* output_dir: not saved, the disk full */
+	bool disk_full_said;		/* since the last window saved */
+	bool discarding;		/* this window goes to /dev/null */
 
 	struct fxt_device dev;
 	int out;

@@ -443,6 +443,159 @@ if [ -x "$B/fxt-collect" ] && [ -f "$B/fake-fxt.so" ]; then
 	--post and --windows need --trigger|--windows 2
 	is longer than 15 bytes|--trigger off-cpu=1ms,comm=abcdefghijklmnopq
 	EOF
+	# The flight recorder (--output-dir): every window under its own
+	# saved name, complete; the oldest go past the limits; a window a
+	# killed run was writing is no archive, and the next run removes it.
+	valid_windows() {	# DIR N: exactly N saved windows, each a valid archive
+		local n=0 f
+		for f in "$1"/fxt-*.fxt; do
+			[ -e "$f" ] || continue
+			"$B/fxt-dump" --check "$f" >/dev/null 2>&1 || { echo "$f: not valid"; return 1; }
+			n=$((n + 1))
+		done
+		[ "$n" = "$2" ] || { echo "$1: $n windows, want $2"; return 1; }
+	}
+	rm -rf rec && mkdir rec
+	collect r.err FAKE_FXT_FIRE=4 -- --output-dir rec --trigger wakeup-latency=10ms \
+		--post 20ms --keep-windows 2 -t 1.5
+	rc=$?
+	if [ $rc -eq 0 ] && valid_windows rec 2 >&2 && [ ! -e rec/.fxt-window.tmp ] &&
+	   [ "$(grep -c '^fxt-collect: window [0-9]* saved to rec/fxt-[0-9]\{8\}T[0-9]\{6\}\.[0-9]\{3\}Z\.fxt ([0-9]* bytes)' r.err)" = 5 ] &&
+	   [ "$(grep -c '^fxt-collect: removed rec/fxt-.*over --keep-windows 2' r.err)" = 3 ] &&
+	   ! grep -q 'tracing into' r.err; then
+		ok
+	else
+		bad "fxt-collect --output-dir --keep-windows 2: exit $rc"
+		cat r.err >&2; ls -la rec >&2
+	fi
+	# The newest two windows are the ones kept (names sort by time).
+	if [ "$(ls rec)" = "$(sed -n 's/^fxt-collect: window [0-9]* saved to rec\/\([^ ]*\) .*/\1/p' r.err | tail -n 2)" ]; then
+		ok
+	else
+		bad "fxt-collect --keep-windows: not the newest windows kept"
+		ls rec >&2
+	fi
+	rm -rf rec && mkdir rec
+	collect r.err FAKE_FXT_FIRE=4 -- --output-dir rec --trigger wakeup-latency=10ms \
+		--post 20ms --keep-bytes 300 -t 1.5
+	rc=$?
+	size=$(cat rec/fxt-*.fxt 2>/dev/null | wc -c)
+	if [ $rc -eq 0 ] && [ "$size" -le 300 ] && [ "$size" -gt 0 ] &&
+	   grep -q '^fxt-collect: removed rec/fxt-.*or --keep-bytes 300$' r.err; then
+		ok
+	else
+		bad "fxt-collect --keep-bytes 300: exit $rc, $size bytes kept"
+		cat r.err >&2
+	fi
+	# SIGKILL while the third window is recorded: two complete archives and
+	# the temporary window; the next run removes it and says so.
+	rm -rf rec && mkdir rec
+	env ASAN_OPTIONS=$NOLEAKS:verify_asan_link_order=0 LD_PRELOAD="$B/fake-fxt.so" \
+		FAKE_FXT_FIRE=2 "$B/fxt-collect" -d /fake/fxt --output-dir rec \
+		--trigger wakeup-latency=10ms --post 20ms >k.err 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		[ "$(grep -c 'saved to rec/' k.err)" = 2 ] && break
+		sleep 0.05
+	done
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	if valid_windows rec 2 >&2 && [ -e rec/.fxt-window.tmp ] &&
+	   [ "$(find rec -type f | wc -l)" = 3 ]; then
+		ok
+	else
+		bad "fxt-collect --output-dir killed by SIGKILL: not 2 complete windows and the temporary one"
+		cat k.err >&2; ls -la rec >&2
+	fi
+	collect k.err -- --output-dir rec --trigger wakeup-latency=10ms -t 0.2
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q '^fxt-collect: removed rec/.fxt-window.tmp, a window an earlier run did not finish$' k.err &&
+	   valid_windows rec 3 >&2 && [ ! -e rec/.fxt-window.tmp ]; then
+		ok
+	else
+		bad "fxt-collect --output-dir after a SIGKILL: exit $rc"
+		cat k.err >&2
+	fi
+	# SIGTERM (systemd's stop) saves the window in progress.
+	env ASAN_OPTIONS=$NOLEAKS:verify_asan_link_order=0 LD_PRELOAD="$B/fake-fxt.so" \
+		"$B/fxt-collect" -d /fake/fxt --output-dir rec --trigger off-cpu=1s >t.err 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		grep -q 'tracing started' t.err && break
+		sleep 0.05
+	done
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	if [ $rc -eq 0 ] && valid_windows rec 4 >&2 &&
+	   grep -q 'window 1 saved to rec/fxt-.*: no trigger fired in this window$' t.err; then
+		ok
+	else
+		bad "fxt-collect --output-dir stopped by SIGTERM: exit $rc, window not saved"
+		cat t.err >&2
+	fi
+	# --config: the same settings as the options; any bad line refuses the
+	# whole run with its line and reason, before the device is opened.
+	rm -rf rec && mkdir rec
+	cat >rec.conf <<-'EOF'
+	# a recorder
+	output-dir = rec
+	trigger = wakeup-latency=10ms
+
+	post = 20ms
+	keep-windows = 1
+	EOF
+	collect c.err FAKE_FXT_FIRE=2 -- --config rec.conf -t 0.6
+	rc=$?
+	if [ $rc -eq 0 ] && valid_windows rec 1 >&2 && grep -q 'removed rec/fxt-' c.err; then
+		ok
+	else
+		bad "fxt-collect --config: exit $rc"
+		cat c.err >&2
+	fi
+	while IFS='|' read -r want conf; do
+		printf '%b' "$conf" >bad.conf
+		collect c.err -- --config bad.conf -d /no/such/device
+		rc=$?
+		if [ $rc -eq 125 ] && grep -qF -- "$want" c.err && ! grep -q 'no/such/device' c.err; then
+			ok
+		else
+			bad "fxt-collect --config '$conf': exit $rc, not '$want'"
+			cat c.err >&2
+		fi
+	done <<-'EOF'
+	bad.conf:2: --trigger off-cpu=1: off-cpu: bad threshold|output-dir = rec\ntrigger = off-cpu=1\n
+	bad.conf:1: not "key = value": output-dir rec|output-dir rec\n
+	bad.conf:2: nosuch: not a setting|# x\nnosuch = 1\n
+	bad.conf:1: quiet: not a setting|quiet = yes\n
+	bad.conf:1: config: not a setting|config = other.conf\n
+	bad.conf:1: no value|post =\n
+	bad.conf:3: --keep-bytes lots: not a size|output-dir = rec\ntrigger = off-cpu=1ms\nkeep-bytes = lots\n
+	bad.conf:1: a NUL byte|post = 1ms\0x\n
+	EOF
+	collect c.err -- --config /no/such.conf
+	rc=$?
+	if [ $rc -eq 125 ] && grep -q '^fxt-collect: /no/such.conf: No such file or directory$' c.err; then
+		ok
+	else
+		bad "fxt-collect --config of a missing file: exit $rc"
+	fi
+	while IFS='|' read -r want args; do
+		# shellcheck disable=SC2086
+		collect u.err -- $args
+		rc=$?
+		if [ $rc -eq 125 ] && grep -qF -- "$want" u.err; then
+			ok
+		else
+			bad "fxt-collect $args: exit $rc, not '$want'"
+			cat u.err >&2
+		fi
+	done <<-'EOF'
+	-o and --output-dir: one or the other|-o x.fxt --output-dir rec --trigger off-cpu=1ms
+	--keep-windows and --keep-bytes need --output-dir|-o x.fxt --keep-windows 3
+	--keep-windows x: not a count|--output-dir rec --keep-windows x
+	-o FILE (or --output-dir DIR) is required|-t 1
+	EOF
 	if "$B/fxt-collect" --help | grep -q -- '--trigger SPEC'; then ok; else bad "fxt-collect --help: no --trigger"; fi
 fi
 
