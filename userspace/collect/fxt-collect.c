@@ -146,6 +146,7 @@ static void usage(FILE *f)
 "                          to DIR/" FXT_WINDOW_TMP_NAME " and renamed when complete,\n"
 "                          so a crash never leaves a part archive under a\n"
 "                          saved name (a left one is removed at the start);\n"
+"                          (created if missing, one level, mode 0750);\n"
 "                          --windows defaults to 0 (until stopped); a full\n"
 "                          disk loses that window, said once, and goes on\n"
 "      --keep-windows N    keep at most N windows in DIR (default 0: any)\n"

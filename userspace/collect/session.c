@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "options.h"
@@ -122,7 +123,13 @@ static int begin_archive(struct fxt_session *s)
 static int prepare_dir(struct fxt_session *s)
 {
 	char msg[512];
-	int ret = fxt_window_dir_clean(s->output_dir, msg, sizeof(msg));
+	int ret;
+
+	/* Created as systemd's StateDirectory= would: one level, 0750. */
+	if (mkdir(s->output_dir, 0750) && errno != EEXIST)
+		return fxt_device_fail(&s->dev, -errno, "--output-dir %s: %s", s->output_dir,
+				       strerror(errno));
+	ret = fxt_window_dir_clean(s->output_dir, msg, sizeof(msg));
 
 	if (ret < 0)
 		return fxt_device_fail(&s->dev, ret, "%s", msg);
