@@ -12,7 +12,7 @@ export KVER KDIR
 
 .PHONY: all module userspace selftests check check-debug unit-test vmtest \
 	demo soak bench docs-check \
-	fuzz checkpatch sparse install module-install dkms-install \
+	fuzz checkpatch sparse install module-install dkms-source dkms-install deb \
 	package-test \
 	clean distclean deps
 
@@ -136,13 +136,20 @@ module-install: module
 # (make package-test points the trees at a staging dir with them).
 DKMS_KERNELS ?= $(notdir $(patsubst %/build,%,$(wildcard /lib/modules/*/build)))
 DKMS_FLAGS ?=
-dkms-install:
+# The module's sources where dkms looks for them (also the fxt-dkms package).
+dkms-source:
 	install -d $(DESTDIR)/usr/src/fxt-$(VERSION)
 	cp --parents $(DKMS_SOURCES) $(DESTDIR)/usr/src/fxt-$(VERSION)/
+
+dkms-install: dkms-source
 	@test -n "$(DKMS_KERNELS)" || { echo "dkms-install: no kernel headers under /lib/modules" >&2; exit 1; }
 	for k in $(DKMS_KERNELS); do \
 		dkms install -m fxt -v $(VERSION) -k $$k $(DKMS_FLAGS) || exit 1; \
 	done
+
+# Debian packages fxt-dkms and fxt-tools, lintian-checked (build/deb/).
+deb:
+	scripts/deb
 
 # make install and make dkms-install (so dkms.conf) into a staging dir:
 # nothing is installed here.
