@@ -442,6 +442,9 @@ if [ -x "$B/fxt-collect" ] && [ -f "$B/fake-fxt.so" ]; then
 	only the cpu= filter applies|--trigger irq-duration=1ms,pid=3
 	--post and --windows need --trigger|--windows 2
 	is longer than 15 bytes|--trigger off-cpu=1ms,comm=abcdefghijklmnopq
+	-o and --output-dir: one or the other|--output-dir rec --trigger off-cpu=1ms
+	--keep-windows and --keep-bytes need --output-dir|--keep-windows 3
+	--keep-windows x: not a count|--output-dir rec --keep-windows x
 	EOF
 	# The flight recorder (--output-dir): every window under its own
 	# saved name, complete; the oldest go past the limits; a window a
@@ -580,22 +583,13 @@ if [ -x "$B/fxt-collect" ] && [ -f "$B/fake-fxt.so" ]; then
 	else
 		bad "fxt-collect --config of a missing file: exit $rc"
 	fi
-	while IFS='|' read -r want args; do
-		# shellcheck disable=SC2086
-		collect u.err -- $args
-		rc=$?
-		if [ $rc -eq 125 ] && grep -qF -- "$want" u.err; then
-			ok
-		else
-			bad "fxt-collect $args: exit $rc, not '$want'"
-			cat u.err >&2
-		fi
-	done <<-'EOF'
-	-o and --output-dir: one or the other|-o x.fxt --output-dir rec --trigger off-cpu=1ms
-	--keep-windows and --keep-bytes need --output-dir|-o x.fxt --keep-windows 3
-	--keep-windows x: not a count|--output-dir rec --keep-windows x
-	-o FILE (or --output-dir DIR) is required|-t 1
-	EOF
+	collect u.err -- -t 1
+	rc=$?
+	if [ $rc -eq 125 ] && grep -qF -- '-o FILE (or --output-dir DIR) is required' u.err; then
+		ok
+	else
+		bad "fxt-collect without -o or --output-dir: exit $rc"
+	fi
 	if "$B/fxt-collect" --help | grep -q -- '--trigger SPEC'; then ok; else bad "fxt-collect --help: no --trigger"; fi
 fi
 
