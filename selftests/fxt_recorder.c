@@ -7,8 +7,9 @@
  *   windows_named_and_kept: a victim that blocks 80 ms at a time fires
  *     off-cpu=30ms,pid=VICTIM; every window is saved under its time in
  *     the directory, complete (fxt-dump --check), and keep-windows = 2
- *     leaves the newest two; SIGTERM (systemd's stop) saves the window in
- *     progress and exits 0.
+ *     leaves the newest two; SIGTERM (systemd's stop) exits 0, saving the
+ *     window in progress if there is one (killed_then_restarted checks
+ *     that one is).
  *   killed_then_restarted: SIGKILL while a window is written leaves the
  *     saved windows and the temporary one only; the same command started
  *     again (systemd's Restart=) removes it, says so, and records on.
@@ -229,8 +230,11 @@ TEST_F_TIMEOUT(rec, windows_named_and_kept, 300)
 		TH_LOG("exit status 0x%x at SIGTERM", st);
 	EXPECT_EQ(2, valid_windows(self->dir, &tmp));
 	EXPECT_FALSE(tmp) TH_LOG("%s left", WINDOW_TMP);
-	/* Five or more saved (the last at SIGTERM), all but two removed. */
-	EXPECT_LE(3, log_count(self->log, ": removed "));
+	/*
+	 * Four or more saved (a fifth at SIGTERM, unless it came between a
+	 * save and the next start), all but two removed.
+	 */
+	EXPECT_LE(4, log_count(self->log, "saved to"));
 	EXPECT_EQ(log_count(self->log, "saved to") - 2, log_count(self->log, ": removed "));
 	EXPECT_LE(4, log_count(self->log, "fired on CPU"));
 }
@@ -243,7 +247,11 @@ TEST_F_TIMEOUT(rec, killed_then_restarted, 300)
 	write_conf(self, "");
 	ASSERT_TRUE(recorder_start(self));
 	ASSERT_TRUE(wait_count(self->collector, self->log, "saved to", 1, 120));
-	/* The next window's temporary archive is open from here on. */
+	/*
+	 * The next window's temporary archive is open a moment after the
+	 * save (and until the next save, some 100 ms or more later).
+	 */
+	usleep(30000);
 	child_kill(self->collector, &st);
 	self->collector = -1;
 	ASSERT_TRUE(WIFSIGNALED(st));
@@ -256,7 +264,8 @@ TEST_F_TIMEOUT(rec, killed_then_restarted, 300)
 	st = recorder_term(self);
 	ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		TH_LOG("exit status 0x%x at SIGTERM", st);
-	EXPECT_EQ(n + 1, valid_windows(self->dir, &tmp));
+	/* Its window saved at SIGTERM (and any that fired before it). */
+	EXPECT_LE(n + 1, valid_windows(self->dir, &tmp));
 	EXPECT_FALSE(tmp);
 }
 
