@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "device_cpu.h"
+#include "record_frame.h"
 
 int fxt_device_begin_archive(struct fxt_device *d, struct fxt_writer *w,
 			     const char *output, struct fxt_newest *names)
@@ -92,15 +93,14 @@ static int write_chunk(struct fxt_device *d, uint32_t cpu, const uint8_t *data,
 		uint64_t hdr, words, ts;
 		unsigned int type;
 
-		memcpy(&hdr, data + off, sizeof(hdr));
-		words = fxt_record_span(hdr);
-		type = fxt_record_type(hdr);
-		if (!words || off + words * 8 > to) {
+		words = fxt_frame(data, (size_t)to, (size_t)off, true, &hdr);
+		if (!words) {
 			warn(d, "cpu %u: %s buffer: bad record framing at offset %" PRIu64
 			     "; %" PRIu64 " bytes not saved", cpu, what, off, to - off);
 			d->truncated_chunk = true;
 			break;
 		}
+		type = fxt_record_type(hdr);
 		names |= type == FXT_REC_KERNEL_OBJ || type == FXT_REC_STRING;
 		/* Events and scheduling records carry their time in word 1. */
 		if ((type == FXT_REC_EVENT || type == FXT_REC_SCHED) && words > 1) {

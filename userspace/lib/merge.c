@@ -44,6 +44,7 @@
 #include "internal.h"
 #include "libfxt.h"
 #include "merge_order.h"
+#include "record_frame.h"
 #include "u64map.h"
 
 #define SCAN_BUFSIZE	(1u << 20)
@@ -148,10 +149,9 @@ static int scan(struct fxt_merge *m)
 			n = (ssize_t)(m->size - off);
 		/* The records whose header is in buf: at is all that links them. */
 		while (at + 8 <= (size_t)n) {
-			uint64_t h, words;
+			uint64_t h;
+			size_t words = fxt_frame(buf, (size_t)n, at, false, &h);
 
-			memcpy(&h, buf + at, 8);
-			words = fxt_record_span(h);
 			if (!words)
 				goto last;	/* size 0: whoever reads it reports it */
 			if (fxt_record_type(h) == FXT_REC_METADATA &&

@@ -25,6 +25,7 @@
 
 #include "grow.h"
 #include "libfxt.h"
+#include "record_frame.h"
 
 #define NAME_MAX_	21
 #define LEN_UNWRITABLE	0xff	/* the newest name is too long to keep */
@@ -286,17 +287,18 @@ static void scan_kobj(struct fxt_newest *n, uint32_t provider,
 void fxt_newest_feed(struct fxt_newest *n, uint32_t provider, const void *data,
 		     size_t len)
 {
-	const unsigned char *p = data, *end = p + (len & ~(size_t)7);
+	const unsigned char *base = data;
+	size_t at = 0;
 
-	while (p < end) {
+	len &= ~(size_t)7;
+	while (at < len) {
+		const unsigned char *p = base + at;
 		uint64_t rec[REC_MAX_WORDS];
 		unsigned int type;
 		uint64_t h;
-		size_t words;
+		size_t words = fxt_frame(data, len, at, true, &h);
 
-		memcpy(&h, p, 8);
-		words = fxt_record_span(h);
-		if (!words || words > (size_t)(end - p) / 8)
+		if (!words)
 			return;
 		type = fxt_record_type(h);
 		if (type == FXT_REC_STRING || type == FXT_REC_KERNEL_OBJ) {
@@ -310,7 +312,7 @@ void fxt_newest_feed(struct fxt_newest *n, uint32_t provider, const void *data,
 					scan_kobj(n, provider, rec, words);
 			}
 		}
-		p += words * 8;
+		at += words * 8;
 	}
 }
 
