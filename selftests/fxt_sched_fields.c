@@ -719,9 +719,10 @@ TEST(priority_inheritance_boost_is_recorded)
  * nice 0 (FXT_WAKEUP_WEIGHT_DEFAULT, 20): that one goes unsaid and the
  * record is 5 words, not 6 (records.rst, "Thread wakeup"). A wakeup that
  * changes no state says so with FXT_WEIGHT_NO_STATE_CHANGE whatever the
- * priority. So every worker's wakeups after its change carry its weight
- * (or more, while boosted), the nice 0 worker's none, and no wakeup at
- * all writes the default out.
+ * priority. A wakeup written by the CPU that completed it carries one
+ * word more, its "waking_cpu" (records.rst). So every worker's wakeups
+ * after its change carry its weight (or more, while boosted), the nice 0
+ * worker's none, and no wakeup at all writes the default out.
  */
 TEST(wakeup_weight_follows_policy)
 {
@@ -737,10 +738,11 @@ TEST(wakeup_weight_follows_policy)
 		    explicit_default++ < 3)
 			TH_LOG("wakeup at 0x%llx: weight %d written out",
 			       (unsigned long long)w->offset, w->weight);
-		if (w->words != (w->has_weight ? 6 : 5) && bad_size++ < 3)
-			TH_LOG("wakeup at 0x%llx: %u words, %s weight",
+		if (w->words != 5 + w->has_weight + w->has_waking_cpu && bad_size++ < 3)
+			TH_LOG("wakeup at 0x%llx: %u words, %s weight, %s waking_cpu",
 			       (unsigned long long)w->offset, w->words,
-			       w->has_weight ? "with" : "without");
+			       w->has_weight ? "with" : "without",
+			       w->has_waking_cpu ? "with" : "without");
 	}
 	EXPECT_EQ(0, explicit_default);
 	EXPECT_EQ(0, bad_size);

@@ -128,6 +128,10 @@ static void load_wakeup(struct records *a, const struct fxt_record *rec)
 			w->has_weight = true;
 			w->weight = arg->v.i32;
 		}
+		if (!strcmp(an, FXT_ARG_NAME_WAKING_CPU) && arg->type == FXT_ARG_UINT32) {
+			w->has_waking_cpu = true;
+			w->waking_cpu = arg->v.u32;
+		}
 	}
 }
 

@@ -60,6 +60,8 @@ struct records_wakeup {
 	uint64_t waker;
 	bool has_weight;		/* a "weight" argument of type int32 */
 	int32_t weight;
+	bool has_waking_cpu;		/* deferred: a "waking_cpu" argument of type uint32 */
+	uint32_t waking_cpu;
 	uint8_t nargs;			/* arguments of any name */
 	uint16_t words;			/* the record's size */
 };
