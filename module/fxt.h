@@ -16,6 +16,7 @@
  *   fxt_probes.c   tracepoint lookup, registration and the probes
  *   fxt_triggers.c latency triggers: measure in the probes, freeze the window
  *   fxt_wakeups.c  wakeups written once their thread has left its CPU
+ *   fxt_sleep.c    the sleep event: D, I, P, t and the function blocked in
  *   fxt_hotplug.c  the switch a CPU going offline does not trace
  *   fxt_mem.c      every allocation, charged to the caller's cgroup, counted
  */
@@ -25,6 +26,7 @@
 #include <linux/types.h>
 #include <linux/cpumask.h>
 #include <linux/irq_work.h>
+#include <linux/kallsyms.h>
 #include <linux/percpu.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
@@ -59,6 +61,9 @@ enum fxt_const_string {
 	FXT_S_FIRST,
 	FXT_S_KIND_FIRST,	/* kind names, by enum fxt_trigger_kind - 1 */
 	FXT_S_KIND_LAST = FXT_S_KIND_FIRST + FXT_TRIGGER_IRQ_DURATION - 1,
+	FXT_S_BLOCKED_IN,	/* the sleep event's argument (fxt_sleep.c) */
+	FXT_S_SLEEP_FIRST,	/* sleep event names, FXT_SLEEP_STATES order */
+	FXT_S_SLEEP_LAST = FXT_S_SLEEP_FIRST + 3,
 	FXT_S_SOFTIRQ_FIRST,	/* softirq vector names, NR_SOFTIRQS of them */
 	FXT_S_VECTOR_FIRST = FXT_S_SOFTIRQ_FIRST + 10,
 	FXT_S_VECTOR_LAST = FXT_S_VECTOR_FIRST + 15,
@@ -143,6 +148,20 @@ struct fxt_name_slot {
 	u64 born;		/* that task's start_time */
 };
 
+/*
+ * Per-CPU cache of the functions threads blocked in (fxt_sleep.c): return
+ * address -> string index. Direct-mapped, FXT_SYM_WAYS probes; valid while
+ * @gen is the module-unload generation it was filled in.
+ */
+#define FXT_SYM_SLOTS		64	/* power of two */
+#define FXT_SYM_WAYS		4
+
+struct fxt_sym_slot {
+	unsigned long addr;	/* 0: free */
+	u32 gen;
+	u16 index;
+};
+
 /* Everything a CPU owns. Only probes on that CPU write it (plus control). */
 struct fxt_cpu {
 	unsigned int cpu;
@@ -189,6 +208,11 @@ struct fxt_cpu {
 
 	/* circular mode: names written in the rolling data (fxt_names.c) */
 	struct fxt_name_slot names[FXT_NAME_SLOTS];
+
+	/* functions threads blocked in (fxt_sleep.c); sched_switch only */
+	u8 sym_victim;
+	struct fxt_sym_slot syms[FXT_SYM_SLOTS];
+	char sym_buf[KSYM_SYMBOL_LEN];
 
 	/* latencies not measured: a trigger table note pushed out */
 	local_t trig_missed;
@@ -258,6 +282,24 @@ struct fxt_waker {
 	bool by_thread;		/* koid is the thread that ran it */
 	bool deferred;		/* written later, maybe on another CPU */
 };
+
+/* fxt_sleep.c */
+int fxt_sleep_init(void);
+void fxt_sleep_exit(void);
+void fxt_write_sleep(struct fxt_cpu *c, struct task_struct *prev,
+		     unsigned int prev_state, u8 out_ref);
+
+/*
+ * Linux states a switch's outgoing state does not tell apart (D, I, P, t):
+ * any of these bits in prev_state may make one (fxt_write_sleep()).
+ */
+#ifdef TASK_FROZEN
+#define FXT_SLEEP_DETAIL_BITS	(TASK_UNINTERRUPTIBLE | TASK_PARKED | \
+				 __TASK_TRACED | TASK_RTLOCK_WAIT | TASK_FROZEN)
+#else
+#define FXT_SLEEP_DETAIL_BITS	(TASK_UNINTERRUPTIBLE | TASK_PARKED | \
+				 __TASK_TRACED | TASK_RTLOCK_WAIT)
+#endif
 
 /* fxt_wakeups.c */
 struct fxt_wake_slot {
@@ -331,6 +373,7 @@ ssize_t fxt_packets_read(struct fxt_session *s, char __user *buf,
 void fxt_tables_init(void);
 void fxt_tables_reset(struct fxt_cpu *c);
 u8 fxt_thread_ref_slow(struct fxt_cpu *c, struct task_struct *p);
+u16 fxt_string_add(struct fxt_cpu *c, const char *str);
 u16 fxt_irq_name_ref(struct fxt_cpu *c, int irq, const char *name);
 
 /* fxt_records.c */

@@ -28,9 +28,12 @@ static int __init fxt_init(void)
 	if (ret)
 		return ret;
 	fxt_tables_init();
-	ret = fxt_session_init(&fxt_session);
+	ret = fxt_sleep_init();
 	if (ret)
 		return ret;
+	ret = fxt_session_init(&fxt_session);
+	if (ret)
+		goto err_sleep;
 	ret = fxt_hotplug_init();
 	if (ret)
 		goto err_session;
@@ -43,6 +46,8 @@ err_hotplug:
 	fxt_hotplug_exit();
 err_session:
 	fxt_session_exit(&fxt_session);
+err_sleep:
+	fxt_sleep_exit();
 	return ret;
 }
 
@@ -52,6 +57,7 @@ static void __exit fxt_exit(void)
 	misc_deregister(&fxt_miscdev);
 	fxt_hotplug_exit();
 	fxt_session_exit(&fxt_session);
+	fxt_sleep_exit();
 }
 
 module_init(fxt_init);

@@ -39,6 +39,11 @@ static const char *const fxt_fixed_strings[FXT_S_SOFTIRQ_FIRST] = {
 	[FXT_S_KIND_FIRST + FXT_TRIGGER_OFF_CPU - 1] = FXT_TRIGGER_NAME_OFF_CPU,
 	[FXT_S_KIND_FIRST + FXT_TRIGGER_IRQ_DURATION - 1] =
 		FXT_TRIGGER_NAME_IRQ_DURATION,
+	[FXT_S_BLOCKED_IN] = FXT_ARG_NAME_BLOCKED_IN,
+	[FXT_S_SLEEP_FIRST] = "D",	/* FXT_SLEEP_STATES, one each */
+	[FXT_S_SLEEP_FIRST + 1] = "I",
+	[FXT_S_SLEEP_FIRST + 2] = "P",
+	[FXT_S_SLEEP_FIRST + 3] = "t",
 };
 
 /* The kernel's softirq_to_name[], which is not exported. */
@@ -320,6 +325,10 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		fxt_name_in_window(c, prev);
 		fxt_name_in_window(c, next);
 	}
+	/* D, I, P, t: the sleep event first (fxt_sleep.c). */
+	if (unlikely(prev_state & FXT_SLEEP_DETAIL_BITS) &&
+	    state != FXT_THREAD_NEW)
+		fxt_write_sleep(c, prev, prev_state, out);
 	if (unlikely(wide)) {
 		words = FXT_SWITCH_WIDE_WORDS;
 		p = fxt_write_switch_wide(c, state, prev, next, &bufno);

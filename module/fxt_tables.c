@@ -16,7 +16,8 @@
  * runs with interrupts off and never nests with itself.
  *
  * String table: the constant strings take the first indices at start;
- * interrupt handler names get one the first time they fire on a CPU.
+ * interrupt handler names get one the first time they fire on a CPU, and
+ * the functions threads block in the first time one is seen (fxt_sleep.c).
  */
 #include <linux/kernel.h>
 #include <linux/hash.h>
@@ -47,6 +48,8 @@ void fxt_tables_reset(struct fxt_cpu *c)
 	memset(c->threads, 0, sizeof(c->threads));
 	memset(c->irq_names, 0, sizeof(c->irq_names));
 	c->irq_name_victim = 0;
+	memset(c->syms, 0, sizeof(c->syms));
+	c->sym_victim = 0;
 	c->next_string = FXT_S_FIRST_DYNAMIC;
 	c->next_thread = FXT_IRQ_THREAD_INDEX + 1;
 }
@@ -116,7 +119,7 @@ found:
  * Circular mode: does the string record of @name fit the durable buffer
  * with room left for a thread record for each thread index not yet given?
  */
-static bool fxt_irq_name_fits(struct fxt_cpu *c, const char *name)
+static bool fxt_string_fits(struct fxt_cpu *c, const char *name)
 {
 	u64 used = local_read(FXT_LOCAL(c->hdr->durable_reserved));
 	u64 len = 8 * (1 + FXT_WORDS(strnlen(name, FXT_NAME_MAX)));
@@ -125,6 +128,28 @@ static bool fxt_irq_name_fits(struct fxt_cpu *c, const char *name)
 
 	return used + len + threads * FXT_THREAD_RECORD_BYTES <=
 	       c->durable_size;
+}
+
+/**
+ * fxt_string_add() - give a string the next index of this CPU's table
+ * @c: this CPU; interrupts off
+ * @str: the string, cut at FXT_NAME_MAX bytes
+ *
+ * Circular mode: a full durable buffer stops the CPU, and strings are never
+ * freed, so a string is added only while the durable buffer keeps room for
+ * every thread record the thread table can still ask for.
+ *
+ * Return: its index, or 0 when none can be had (indices used up, or no
+ * room): the caller writes the string inline.
+ */
+u16 fxt_string_add(struct fxt_cpu *c, const char *str)
+{
+	if (c->hdr->mode == FXT_MODE_CIRCULAR && !fxt_string_fits(c, str))
+		return 0;
+	if (c->next_string > FXT_STRING_INDEX_MAX ||
+	    !fxt_write_string(c, c->next_string, str))
+		return 0;
+	return c->next_string++;
 }
 
 /**
@@ -194,13 +219,11 @@ u16 fxt_irq_name_ref(struct fxt_cpu *c, int irq, const char *name)
 	 * thread table can still ask for. So names stop at a bound, and a CPU
 	 * never stops on them: they go inline past it.
 	 */
-	if (c->hdr->mode == FXT_MODE_CIRCULAR &&
-	    (!free || !fxt_irq_name_fits(c, name)))
+	if (c->hdr->mode == FXT_MODE_CIRCULAR && !free)
 		goto out;
-	if (c->next_string > FXT_STRING_INDEX_MAX ||
-	    !fxt_write_string(c, c->next_string, name))
+	index = fxt_string_add(c, name);
+	if (!index)
 		goto out;
-	index = c->next_string++;
 	if (!free) {
 		i = c->irq_name_victim++ % FXT_IRQ_NAME_WAYS;
 		free = &c->irq_names[(h + i) & (FXT_IRQ_NAME_SLOTS - 1)];

@@ -104,6 +104,16 @@ enum fxt_metadata_type {
 #define FXT_ARG_NAME_WAKING_CPU		"waking_cpu"
 #define FXT_ARG_NAME_OUTGOING_WEIGHT	"outgoing_weight"	/* context switch v2 */
 #define FXT_ARG_NAME_INCOMING_WEIGHT	"incoming_weight"	/* context switch v2 */
+/*
+ * The sleep event: an instant event of category "sched" on a thread, at
+ * the moment it switches out into a Linux state that FXT's outgoing state
+ * cannot tell apart (Documentation/records.rst, "Sleep states"). Its name
+ * is the state's letter as Linux reports it (/proc, ftrace): one of
+ * FXT_SLEEP_STATES. The next context switch of that CPU switches the
+ * thread out. A switch into D carries the function the thread blocked in.
+ */
+#define FXT_SLEEP_STATES		"DIPt"
+#define FXT_ARG_NAME_BLOCKED_IN		"blocked_in"	/* string */
 /* fxt-collect's counter of the records a CPU dropped: fxt/dropped, "records". */
 #define FXT_DROPPED_CATEGORY		"fxt"
 #define FXT_DROPPED_NAME		"dropped"

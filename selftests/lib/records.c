@@ -98,6 +98,9 @@ static void load_event(struct records *a, const struct fxt_record *rec)
 	case FXT_ARG_BOOL:
 		e->arg_value = arg->v.b;
 		break;
+	case FXT_ARG_STRING:
+		fxtread_str_copy(e->arg_str, sizeof(e->arg_str), &arg->v.str);
+		break;
 	default:
 		break;
 	}

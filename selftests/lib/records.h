@@ -79,6 +79,7 @@ struct records_event {
 	uint8_t arg_type;		/* first argument */
 	char arg_name[32];
 	int64_t arg_value;		/* int32/uint32/bool/int64/uint64 */
+	char arg_str[128];		/* string */
 };
 
 struct records {
