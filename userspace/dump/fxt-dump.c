@@ -151,6 +151,7 @@ int main(int argc, char **argv)
 	cs.check = mode == MODE_CHECK;
 	fxt_reader_set_diag(r, on_diag, &cs);
 	fxt_reader_check_durations(r, mode == MODE_CHECK);
+	fxt_reader_check_sleeps(r, mode == MODE_CHECK);
 
 	if (mode == MODE_JSON) {
 		struct fxt_merge *m;

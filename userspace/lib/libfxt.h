@@ -364,7 +364,8 @@ enum fxt_diag_severity {
 	X(MEMORY_LIMIT,     WARNING, "reader memory limit reached: %s no longer recorded") \
 	X(IO_ERROR,         ERROR,   "read error: %s") \
 	X(DURATION_UNMATCHED, WARNING, "duration end without a begin: %s") \
-	X(DURATION_MISMATCH, WARNING, "duration end does not match the innermost begin: %s")
+	X(DURATION_MISMATCH, WARNING, "duration end does not match the innermost begin: %s") \
+	X(SLEEP_UNPAIRED,   WARNING, "sleep event not followed by its thread's switch out: %s")
 
 enum fxt_diag_id {
 #define FXT_DIAG_ENUM(id, sev, msg) FXT_D_##id,
@@ -449,6 +450,13 @@ void fxt_reader_set_track_kobjs(struct fxt_reader *r, bool on);
  * thread with duration events, within the memory limit.
  */
 void fxt_reader_check_durations(struct fxt_reader *r, bool on);
+/*
+ * Check that each sleep event (fxt_sleep_event()) is followed, in its
+ * provider, by a context switch whose outgoing thread is the event's,
+ * before another sleep event and before the end of the archive (default
+ * off; fxt-dump --check turns it on): warning SLEEP_UNPAIRED.
+ */
+void fxt_reader_check_sleeps(struct fxt_reader *r, bool on);
 
 /*
  * Decode the next record into *rec. Returns 1 for a record (possibly with
@@ -583,6 +591,17 @@ static inline struct fxt_str fxt_str(const char *s)
 	r.len = (uint16_t)(n > 0xffff ? 0xffff : n);
 	return r;
 }
+
+/*
+ * The sleep event (Documentation/records.rst, "Sleep states"): an instant
+ * event of category "sched" whose name is one letter of FXT_SLEEP_STATES,
+ * on the thread that the next context switch of its provider switches out.
+ * Returns the letter ('D', 'I', 'P' or 't') when rec is one (not
+ * malformed), else 0. *blocked_in (may be NULL) is its "blocked_in" string
+ * argument, the function the thread blocked in, or the empty string when
+ * it has none (no argument, one of another type, an undefined index).
+ */
+char fxt_sleep_event(const struct fxt_record *rec, struct fxt_str *blocked_in);
 
 /* Names of record types, event types, argument types, thread states. */
 const char *fxt_record_type_name(unsigned int type);

@@ -186,6 +186,11 @@ void fxt_reader_check_durations(struct fxt_reader *r, bool on)
 	r->check_durations = on;
 }
 
+void fxt_reader_check_sleeps(struct fxt_reader *r, bool on)
+{
+	r->check_sleeps = on;
+}
+
 uint64_t fxt_reader_offset(const struct fxt_reader *r)
 {
 	return r->in.buf_off + r->in.pos;

@@ -177,6 +177,8 @@ static void decode_event(struct cur *c, uint64_t h)
 	if (c->r->check_durations && rec->u.event.thread.defined &&
 	    (type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END))
 		fxt_rd_check_duration(c, type);
+	if (c->r->check_sleeps && type == FXT_EVENT_INSTANT)
+		fxt_rd_check_sleep_event(c);
 }
 
 static void decode_sched(struct cur *c, uint64_t h)
@@ -249,6 +251,8 @@ static void decode_sched(struct cur *c, uint64_t h)
 		REPORT(c, SWITCH_STATE, "%u (%s)", state, fxt_thread_state_name(state));
 	if (!c->bad)
 		check_ts(c, rec->ts);
+	if (unlikely(c->prov->sleep) && !c->bad)
+		fxt_rd_check_sleep_switch(c);
 }
 
 static void decode_large(struct cur *c, uint64_t h)
@@ -521,6 +525,8 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 				r->started = true;
 				fxt_rd_report(r, r->in.buf_off, FXT_D_NO_MAGIC, NULL);
 			}
+			if (r->check_sleeps)
+				fxt_rd_check_sleeps_end(r);
 			return 0;
 		}
 		if (avail < 8) {

@@ -13,6 +13,7 @@
  *                       input buffer (fxt_reader_next()), then one
  *                       decoder per record type
  *   reader_durations.c  the nesting of duration events (an option)
+ *   reader_sleeps.c     sleep events paired with their switch (an option)
  *
  * the layers of Perfetto's FXT importer (tokenizer, record cursor,
  * parser), but for framing and decoding in one file: a record is framed
@@ -90,6 +91,9 @@ struct provider {
 	struct u64map dur_map;		/* thread koid -> index in durs */
 	struct dur_thread *durs;
 	uint32_t ndurs, dur_cap;
+	/* the sleep event waiting for its switch (fxt_reader_check_sleeps()) */
+	char sleep;		/* its letter, 0 if none */
+	uint64_t sleep_tid, sleep_offset;
 };
 
 enum mem_kind { MEM_STRINGS, MEM_KOBJS, MEM_PROVIDERS, MEM_DURATIONS, MEM_KINDS };
@@ -124,6 +128,7 @@ struct fxt_reader {
 
 	unsigned int skip_args;		/* FXT_SKIP_* */
 	bool check_durations;		/* DURATION_UNMATCHED, DURATION_MISMATCH */
+	bool check_sleeps;		/* SLEEP_UNPAIRED */
 
 	/* kernel objects: kt is &own_kt, or a table shared by merge cursors */
 	bool track_kobjs;
@@ -199,5 +204,15 @@ void fxt_rd_kobj_set(struct fxt_reader *r, uint64_t koid, unsigned int type,
 
 /* A duration event's begin or end against its thread's open levels. */
 void fxt_rd_check_duration(struct cur *c, unsigned int type);
+
+/* ------------------------------------------------------------------ */
+/* Sleep events and their switches (reader_sleeps.c).                   */
+
+/* An instant event: a sleep event waits for its switch. */
+void fxt_rd_check_sleep_event(struct cur *c);
+/* A context switch: does it switch the waiting sleep event's thread out? */
+void fxt_rd_check_sleep_switch(struct cur *c);
+/* The end of the archive: sleep events still waiting had no switch. */
+void fxt_rd_check_sleeps_end(struct fxt_reader *r);
 
 #endif /* LIBFXT_READER_STATE_H */

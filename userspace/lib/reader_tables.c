@@ -119,6 +119,7 @@ void fxt_rd_provider_clear(struct fxt_reader *r, struct provider *p)
 	fxt_u64map_free(&p->dur_map);
 	p->ticks_per_second = NS_PER_SEC;
 	p->last_ts = 0;
+	p->sleep = 0;
 	p->name[0] = 0;
 	p->per_cpu = false;
 }

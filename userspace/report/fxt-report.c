@@ -9,7 +9,9 @@
  * thread koid 0), hard and soft interrupt time, switches, dropped records.
  * Per interrupt handler: count, time, average and maximum. Interrupt time
  * is exclusive: a hard interrupt nested in a softirq counts for the hard
- * interrupt only. Latency triggers' events, when there are any.
+ * interrupt only. Per thread, time blocked in S and in D, and per function
+ * blocked in, the D sleeps (sleep events, lib/sleep_event.c). Latency
+ * triggers' events, when there are any.
  *
  * Memory is per thread, per CPU and per handler name; records stream
  * through libfxt's merge (lib/merge.c: a first pass over the record
@@ -19,8 +21,9 @@
  *
  * This file is the command line; the work is in lib/report_*.c:
  * report_events.c (records to events, in time order), report_stats.c (the
- * analysis), report_pipeline.c (--threads 2), report_print.c (tables) and
- * report_triggers.c (the Triggers section).
+ * analysis), report_pipeline.c (--threads 2), report_print.c (tables),
+ * report_blocked.c (the Blocked in section) and report_triggers.c (the
+ * Triggers section).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -43,10 +46,12 @@ static const char usage[] =
 "                   rows unless --top is given)\n"
 "  -s, --sort KEY   order of the thread table, largest first:\n"
 "                   run (default), switches, preempt, wait, wakeups,\n"
-"                   delay (maximum scheduling delay), avg, p50, p90, p99;\n"
+"                   delay (maximum scheduling delay), avg, p50, p90, p99,\n"
+"                   s, d, dmax (time in S, in D, longest D);\n"
 "                   or tid, comm (ascending)\n"
 "  -c, --csv        machine-readable CSV: one block per table (threads,\n"
-"                   cpus, irqs; triggers), each with a header row, times in ns\n"
+"                   cpus, irqs; blocked, triggers), each with a header row,\n"
+"                   times in ns\n"
 "  -j, --threads N  1 (default): decode and analyse on one thread; 2: the\n"
 "                   analysis on a second thread, faster when a second CPU\n"
 "                   is idle, slower when it is busy; same output\n"
@@ -55,11 +60,17 @@ static const char usage[] =
 "Threads: RUN time on CPU, SWITCHES (times switched in), PREEMPT (switched\n"
 "out still runnable), RUNNABLE (time preempted-but-runnable until it ran\n"
 "again), WAKEUPS, and DELAY: from a wakeup record to the next switch in,\n"
-"as average, p50, p90, p99 and maximum (percentiles within 3%). A tid\n"
-"reused by a later thread has a row per thread, each with its own name.\n"
+"as average, p50, p90, p99 and maximum (percentiles within 3%); S and D:\n"
+"time blocked, from the switch out to the next wakeup (or switch in), in\n"
+"D when a sleep event D came before the switch, else in S (I and P, idle\n"
+"sleeps, count as S), and the longest D. A tid reused by a later thread\n"
+"has a row per thread, each with its own name.\n"
 "CPUs: time observed from the CPU's first context switch, BUSY and IDLE\n"
 "(idle = thread koid 0), IRQ and SOFTIRQ time, switches, dropped records.\n"
 "Interrupts: per handler name, exclusive of nested interrupts.\n"
+"Blocked in (only if the archive has D sleeps): per function a thread\n"
+"blocked in (the D event's blocked_in, else \"(unknown)\"), the count of D\n"
+"sleeps, their total, p99 and maximum time, and the top 3 threads by D time.\n"
 "Triggers (only if the archive has any, all of them): each latency trigger's\n"
 "event (fxt-collect --trigger): time from the archive's start, CPU, kind,\n"
 "thread, latency, threshold, trigger number, and if it opened the window.\n"

@@ -7,6 +7,8 @@
  *   report_pipeline.c  the analysis on a second thread (--threads 2)
  *   report_print.c     the tables, as text or CSV
  *   report_triggers.c  the latency triggers' events, their own section
+ *   report_blocked.c   sleeps in D by the function blocked in: names
+ *                      (reading side), samples (analysis), their section
  *
  * Internal to the tools: not part of libfxt.h.
  */
@@ -37,6 +39,13 @@ enum tstate {
 };
 
 /*
+ * The kind of sleep a thread switched out blocked (FXT state 3) went into
+ * (tstat.sleep): D when a sleep event "D" came before the switch, else S
+ * (I and P, idle sleeps, count as S). Suspended threads: SL_NONE.
+ */
+enum sleep_kind { SL_NONE, SL_S, SL_D };
+
+/*
  * What every switch and wakeup touches: one cache line per thread. A
  * thread is T_WOKEN from a wakeup until it is switched in or out: since
  * is the time of that wakeup.
@@ -48,7 +57,32 @@ struct tstat {
 	struct hist *delays;	/* allocated at the first sample */
 	uint32_t switches, preempts, wakeups;
 	uint8_t state;		/* enum tstate */
+	uint8_t sleep;		/* T_SLEEPING (and T_WOKEN): enum sleep_kind */
 } __attribute__((aligned(64)));
+_Static_assert(sizeof(struct tstat) == 64, "struct tstat is one cache line");
+
+/*
+ * What only sleeps touch, by the same index as the hot tstat: the time in
+ * S and in D, the longest D, and the function of the D sleep under way.
+ */
+struct tsleep {
+	uint64_t s_ns, d_ns, d_max;
+	uint32_t d_fn;		/* blocked_in function id of the current D */
+};
+
+/* One D sleep, ended (report_blocked.c): its function, thread, length. */
+struct dsample {
+	uint32_t fn;
+	uint32_t thread;	/* tstat index */
+	uint64_t ns;
+};
+
+/* A blocked_in function name (reading side); "" when the event had none. */
+struct blocked_fn {
+	char *name;
+	uint16_t len;
+	uint32_t hash;
+};
 
 struct irqframe {
 	uint64_t start, child_ns;
@@ -118,10 +152,17 @@ struct report {
 	uint64_t first_ns, last_ns;	/* UINT64_MAX and 0 until a timestamp */
 	struct trigger_ev *triggers;	/* in the order read */
 	size_t ntriggers, trcap;
+	struct blocked_fn *fns;		/* blocked_in names, by function id */
+	size_t nfns, fcap;
+	uint32_t *fslot;	/* hash of fns: id + 1, 0 empty */
+	size_t fslots;
 
 	/* analysis side */
 	_Alignas(64) struct tstat *threads;	/* hot state, 64-byte aligned */
 	uint64_t *tids;		/* by the same index: cold */
+	struct tsleep *sleeps;	/* by the same index: touched by sleeps only */
+	struct dsample *dsamples;	/* every D sleep that ended */
+	size_t ndsamples, dscap;
 	size_t nthreads, tcap;
 	uint32_t *direct[DIRECT_TIDS / DIRECT_CHUNK];	/* tid -> index + 1 */
 	struct u64map tmap;		/* other koids -> index */
@@ -158,13 +199,15 @@ struct ev {
 	uint64_t out_pid;
 	uint64_t in_tid;
 	uint64_t in_pid;
-	uint32_t handler;	/* irq begin: handler id, UINT32_MAX unknown */
+	uint32_t handler;	/* irq begin: handler id, UINT32_MAX unknown; */
+				/* switch with sleep 'D': blocked_in function id */
 	uint32_t out_idx;	/* analysis: thread state index of out_tid, or NO_THREAD */
 	uint32_t in_idx;	/* analysis: thread state index of in_tid, or NO_THREAD */
 	uint16_t cpu;
 	uint8_t kind;		/* enum ev_kind */
 	uint8_t flags;		/* EVF_* */
 	uint8_t out_state;
+	uint8_t sleep;		/* switch: the sleep event's letter before it, or 0 */
 };
 
 static inline bool ev_is_irq(const struct ev *e)
@@ -207,6 +250,19 @@ void pipeline_stop(struct pipeline *p);
 int report_sort_key(const char *name);
 void report_print(struct report *rp, struct outbuf *o, const char *path,
 		  int sort, long top, bool csv);
+
+/* ------------------------------------------------------------------ */
+/* Sleeps in D by function (report_blocked.c).                          */
+
+/* The id of a blocked_in name (reading side); UINT32_MAX without memory. */
+uint32_t report_blocked_fn(struct report *rp, struct fxt_str name);
+/* A D sleep of thread idx in function fn ended after ns (analysis side). */
+void report_blocked_sample(struct report *rp, uint32_t fn, uint32_t idx, uint64_t ns);
+/* The Blocked in section, by D time; nothing without D sleeps. */
+void report_print_blocked(struct report *rp, struct outbuf *o, long top, bool csv);
+void report_blocked_free(struct report *rp);
+/* A thread's name (report_print.c): for one that exited, its name then. */
+const char *report_comm_of(const struct report *rp, const struct tstat *t);
 
 /* ------------------------------------------------------------------ */
 /* Latency triggers (report_triggers.c).                                */

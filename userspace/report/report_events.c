@@ -39,6 +39,13 @@ struct evqueue {
 	struct fxt_reader *r;	/* the cursor */
 	struct fxt_record *rec;	/* its record being made an event */
 	/*
+	 * The last sleep event read, for the next switch of its provider:
+	 * its letter (0: none pending), thread, provider, function id.
+	 */
+	char sleep;
+	uint32_t sleep_provider, sleep_fn;
+	uint64_t sleep_tid;
+	/*
 	 * Handler ids of interrupt names that are string indices of this
 	 * cursor, by index % HANDLER_CACHE: key is index << 1 | soft, 0 for
 	 * none. An index means the same name until a string record
@@ -80,6 +87,35 @@ static void handler_forget(struct evqueue *q, const struct fxt_record *rec)
 		memset(q->handler, 0, sizeof(q->handler));
 }
 
+/*
+ * A sleep event: kept for the next switch of its provider, which carries
+ * its letter and, for D, the function's id (the report counts D by it).
+ */
+static void sleep_pending(struct report *rp, struct evqueue *q, const struct fxt_record *rec,
+			  char letter, struct fxt_str blocked_in)
+{
+	if (!rec->u.event.thread.defined) {
+		q->sleep = 0;
+		return;
+	}
+	q->sleep = letter;
+	q->sleep_tid = rec->u.event.thread.tid;
+	q->sleep_provider = rec->provider;
+	q->sleep_fn = letter == 'D' ? report_blocked_fn(rp, blocked_in) : UINT32_MAX;
+}
+
+/* The sleep event pending for switch e of rec's provider, if its thread goes out. */
+static void sleep_paired(struct evqueue *q, const struct fxt_record *rec, struct ev *e)
+{
+	if (q->sleep_provider != rec->provider)
+		return;		/* file order: another provider's switch */
+	if ((e->flags & EVF_OUT) && e->out_tid == q->sleep_tid) {
+		e->sleep = (uint8_t)q->sleep;
+		e->handler = q->sleep_fn;
+	}
+	q->sleep = 0;
+}
+
 /* The reading side: the event a record of q's cursor stands for, if any. */
 static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_record *rec,
 		       struct ev *e)
@@ -106,6 +142,9 @@ static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_re
 		e->out_pid = rec->u.sw.out.pid;
 		e->in_tid = rec->u.sw.in.tid;
 		e->in_pid = rec->u.sw.in.pid;
+		e->sleep = 0;
+		if (__builtin_expect(q->sleep != 0, 0))
+			sleep_paired(q, rec, e);
 		return true;
 	}
 	if (rec->type != FXT_REC_EVENT)
@@ -114,6 +153,13 @@ static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_re
 	saw_ts(rp, ts);
 	e->ts = ts;
 	if (rec->subtype == FXT_EVENT_INSTANT) {
+		struct fxt_str blocked_in;
+		char letter = fxt_sleep_event(rec, &blocked_in);
+
+		if (letter) {
+			sleep_pending(rp, q, rec, letter, blocked_in);
+			return false;
+		}
 		/* Read once: the second reading (replaying) has them already. */
 		if (!q->replaying)
 			report_trigger_record(rp, rec);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * report_print.c - fxt-report's tables: threads (sorted by a key), CPUs
- * and interrupt handlers, as aligned text or CSV.
+ * and interrupt handlers, as aligned text or CSV; then the Blocked in
+ * (report_blocked.c) and Triggers (report_triggers.c) sections.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +12,12 @@
 
 enum sort_key {
 	K_RUN, K_SWITCHES, K_PREEMPT, K_WAIT, K_WAKEUPS, K_DELAY, K_AVG,
-	K_P50, K_P90, K_P99, K_TID, K_COMM,
+	K_P50, K_P90, K_P99, K_TID, K_COMM, K_S, K_D, K_DMAX,
 };
 
 static const char *const sort_names[] = {
 	"run", "switches", "preempt", "wait", "wakeups", "delay", "avg",
-	"p50", "p90", "p99", "tid", "comm",
+	"p50", "p90", "p99", "tid", "comm", "s", "d", "dmax",
 };
 
 /* What cmp_threads() compares by, set by report_print(). */
@@ -27,7 +28,7 @@ static struct report *sort_rp;
  * A thread's name: a thread that exited, the name it had when it did (its
  * tid may be some later thread's); else its newest.
  */
-static const char *comm_of(const struct report *rp, const struct tstat *t)
+const char *report_comm_of(const struct report *rp, const struct tstat *t)
 {
 	uint64_t tid = rp->tids[t - rp->threads];
 	uint64_t at = t->state == T_DEAD ? t->since : UINT64_MAX;
@@ -39,6 +40,11 @@ static const char *comm_of(const struct report *rp, const struct tstat *t)
 static uint64_t tid_of(const struct tstat *t)
 {
 	return sort_rp->tids[t - sort_rp->threads];
+}
+
+static const struct tsleep *sleep_of(const struct tstat *t)
+{
+	return &sort_rp->sleeps[t - sort_rp->threads];
 }
 
 static const struct hist *delay_of(const struct tstat *t)
@@ -82,6 +88,12 @@ static uint64_t key_value(const struct tstat *t)
 	case K_TID:
 	case K_COMM:
 		return tid_of(t);
+	case K_S:
+		return sleep_of(t)->s_ns;
+	case K_D:
+		return sleep_of(t)->d_ns;
+	case K_DMAX:
+		return sleep_of(t)->d_max;
 	default:
 		return delay_value(t, sort_by);
 	}
@@ -95,7 +107,7 @@ static int cmp_threads(const void *a, const void *b)
 	int c;
 
 	if (sort_by == K_COMM) {
-		c = strcmp(comm_of(sort_rp, x), comm_of(sort_rp, y));
+		c = strcmp(report_comm_of(sort_rp, x), report_comm_of(sort_rp, y));
 		if (c)
 			return c;
 	}
@@ -213,16 +225,17 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 
 		rows = limit(n, top);
 		fxt_ob_printf(o, "\nThreads (%zu of %zu, by %s)\n", rows, n, sort_names[sort_by]);
-		fxt_ob_printf(o, "%8s %8s %-16s %11s %8s %7s %11s %7s %10s %10s %10s %10s %10s\n",
+		fxt_ob_printf(o, "%8s %8s %-16s %11s %8s %7s %11s %7s %10s %10s %10s %10s %10s"
+			  " %11s %11s %10s\n",
 			  "TID", "PID", "COMM", "RUN ms", "SWITCHES", "PREEMPT",
 			  "RUNNABLE ms", "WAKEUPS", "avg us", "p50 us", "p90 us",
-			  "p99 us", "max us");
+			  "p99 us", "max us", "S ms", "D ms", "D max ms");
 		for (i = 0; i < rows; i++) {
 			const struct tstat *t = ts[i];
 
 			fxt_ob_printf(o, "%8llu %8llu %-16s ", (unsigned long long)tid_of(t),
 				  (unsigned long long)t->pid,
-				  printable(comm_of(rp, t), buf, sizeof(buf), 16));
+				  printable(report_comm_of(rp, t), buf, sizeof(buf), 16));
 			put_ms(o, t->run_ns, 11);
 			fxt_ob_printf(o, " %8llu %7llu ", (unsigned long long)t->switches,
 				  (unsigned long long)t->preempts);
@@ -239,6 +252,12 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 			} else {
 				fxt_ob_printf(o, " %10s %10s %10s %10s %10s", "-", "-", "-", "-", "-");
 			}
+			fxt_ob_putc(o, ' ');
+			put_ms(o, sleep_of(t)->s_ns, 11);
+			fxt_ob_putc(o, ' ');
+			put_ms(o, sleep_of(t)->d_ns, 11);
+			fxt_ob_putc(o, ' ');
+			put_ms(o, sleep_of(t)->d_max, 10);
 			fxt_ob_putc(o, '\n');
 		}
 
@@ -293,15 +312,16 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 		rows = limit(n, top);
 		OB_LIT(o, "table,tid,pid,comm,run_ns,switches,preempts,runnable_ns,"
 			  "runnable_max_ns,wakeups,delays,delay_avg_ns,delay_p50_ns,"
-			  "delay_p90_ns,delay_p99_ns,delay_max_ns\n");
+			  "delay_p90_ns,delay_p99_ns,delay_max_ns,s_ns,d_ns,d_max_ns\n");
 		for (i = 0; i < rows; i++) {
 			const struct tstat *t = ts[i];
 			uint64_t cnt = delay_of(t) ? delay_of(t)->count : 0;
 
 			fxt_ob_printf(o, "threads,%llu,%llu,", (unsigned long long)tid_of(t),
 				  (unsigned long long)t->pid);
-			fxt_ob_csv_str(o, comm_of(rp, t));
-			fxt_ob_printf(o, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+			fxt_ob_csv_str(o, report_comm_of(rp, t));
+			fxt_ob_printf(o, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu"
+				  ",%llu,%llu,%llu\n",
 				  (unsigned long long)t->run_ns, (unsigned long long)t->switches,
 				  (unsigned long long)t->preempts, (unsigned long long)t->wait_ns,
 				  (unsigned long long)t->wait_max, (unsigned long long)t->wakeups,
@@ -310,7 +330,10 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 				  (unsigned long long)delay_value(t, K_P50),
 				  (unsigned long long)delay_value(t, K_P90),
 				  (unsigned long long)delay_value(t, K_P99),
-				  (unsigned long long)delay_value(t, K_DELAY));
+				  (unsigned long long)delay_value(t, K_DELAY),
+				  (unsigned long long)sleep_of(t)->s_ns,
+				  (unsigned long long)sleep_of(t)->d_ns,
+				  (unsigned long long)sleep_of(t)->d_max);
 		}
 		OB_LIT(o, "\ntable,cpu,time_ns,busy_ns,idle_ns,irq_ns,softirq_ns,switches,dropped\n");
 		for (i = 0; i < rp->ncpus; i++) {
@@ -340,6 +363,7 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 				  (unsigned long long)h->max_ns);
 		}
 	}
+	report_print_blocked(rp, o, top, csv);
 	report_print_triggers(rp, o, csv);
 	free(ts);
 }

@@ -5,7 +5,9 @@
  *
  * Per thread: run time, switches in, preemptions, runnable wait (time
  * preempted but runnable until it runs again), wakeups and the scheduling
- * delay from a wakeup to the next switch in (report/hist.h). Per CPU: busy
+ * delay from a wakeup to the next switch in (report/hist.h), and the time
+ * blocked, in S or in D (a sleep event "D" before the switch out), from
+ * the switch out to the wakeup (or, without one, the switch in). Per CPU: busy
  * and idle time (idle is thread koid 0), hard and soft interrupt time,
  * switches, dropped records. Per interrupt handler: count, time, maximum.
  * Interrupt time is exclusive: a hard interrupt nested in a softirq counts
@@ -28,10 +30,13 @@ uint32_t report_thread_new(struct report *rp, uint64_t tid)
 		size_t n = rp->tcap ? rp->tcap * 2 : 64;
 		struct tstat *nt = aligned_alloc(64, n * sizeof(*nt));
 		uint64_t *tids = realloc(rp->tids, n * sizeof(*tids));
+		struct tsleep *sl = realloc(rp->sleeps, n * sizeof(*sl));
 
 		if (tids)
 			rp->tids = tids;
-		if (!nt || !tids) {
+		if (sl)
+			rp->sleeps = sl;
+		if (!nt || !tids || !sl) {
 			free(nt);
 			return NO_THREAD;
 		}
@@ -56,6 +61,7 @@ uint32_t report_thread_new(struct report *rp, uint64_t tid)
 	memset(t, 0, sizeof(*t));
 	t->pid = tid;
 	rp->tids[rp->nthreads] = tid;
+	memset(&rp->sleeps[rp->nthreads], 0, sizeof(rp->sleeps[0]));
 	return (uint32_t)rp->nthreads++;
 }
 
@@ -206,6 +212,23 @@ static const uint8_t out_states[16] = {
 	T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING, T_SLEEPING,
 };
 
+/*
+ * A sleep of thread idx, switched out blocked, ended after ns: its time in
+ * S or D. Only blocked sleeps come here, not every switch.
+ */
+static void sleep_end(struct report *rp, uint32_t idx, unsigned int kind, uint64_t ns)
+{
+	struct tsleep *s = &rp->sleeps[idx];
+
+	if (kind == SL_S) {
+		s->s_ns += ns;
+		return;
+	}
+	s->d_ns += ns;
+	s->d_max = ns > s->d_max ? ns : s->d_max;
+	report_blocked_sample(rp, s->d_fn, idx, ns);
+}
+
 /* The part of a switch that is its CPU's: busy and idle time, switches. */
 static inline void cpu_switch(struct cstat *c, const struct ev *e)
 {
@@ -248,6 +271,11 @@ static void on_switch(struct report *rp, const struct ev *e)
 		t->preempts += state == T_PREEMPTED;
 		t->state = state;
 		t->since = ts;
+		/* blocked: S, or D after a sleep event "D" (no branch either) */
+		t->sleep = (uint8_t)((e->out_state == FXT_THREAD_BLOCKED) *
+				     (SL_S + (e->sleep == 'D')));
+		if (__builtin_expect(e->sleep == 'D', 0))
+			rp->sleeps[e->out_idx].d_fn = e->handler;
 	}
 	if (e->in_idx != NO_THREAD) {
 		uint64_t waited;
@@ -258,6 +286,9 @@ static void on_switch(struct report *rp, const struct ev *e)
 		waited = only_if(t->state == T_PREEMPTED && ts >= t->since, ts - t->since);
 		t->wait_ns += waited;
 		t->wait_max = waited > t->wait_max ? waited : t->wait_max;
+		if (__builtin_expect(t->state == T_SLEEPING && t->sleep, 0) && ts >= t->since)
+			sleep_end(rp, e->in_idx, t->sleep, ts - t->since);
+		t->sleep = SL_NONE;
 		if (t->state == T_WOKEN && ts >= t->since) {
 			struct hist **d = &t->delays;
 
@@ -286,6 +317,9 @@ static void on_wakeup(struct report *rp, const struct ev *e)
 	t->wakeups++;
 	if (t->state == T_RUNNING || t->state == T_PREEMPTED || t->state == T_WOKEN)
 		return;
+	if (t->state == T_SLEEPING && t->sleep && e->ts >= t->since)
+		sleep_end(rp, e->out_idx, t->sleep, e->ts - t->since);
+	t->sleep = SL_NONE;
 	t->state = T_WOKEN;
 	t->since = e->ts;
 }
@@ -511,6 +545,9 @@ void report_finish(struct report *rp)
 
 		if (t->state == T_RUNNING && end >= t->since)
 			t->run_ns += end - t->since;
+		/* a sleep still under way: up to the end, as run and wait */
+		if (t->state == T_SLEEPING && t->sleep && end >= t->since)
+			sleep_end(rp, (uint32_t)i, t->sleep, end - t->since);
 		if (t->state == T_PREEMPTED && end >= t->since) {
 			t->wait_ns += end - t->since;
 			if (end - t->since > t->wait_max)
@@ -538,6 +575,8 @@ void report_free(struct report *rp)
 	for (k = 0; k < rp->nthreads; k++)
 		free(rp->threads[k].delays);
 	free(rp->tids);
+	free(rp->sleeps);
+	report_blocked_free(rp);
 	free(rp->threads);
 	free(rp->cpus);
 	free(rp->handlers);

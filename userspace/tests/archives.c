@@ -1029,6 +1029,33 @@ static void build_duration_mismatch(struct fxt_writer *w)
 #undef B
 #undef E
 
+/*
+ * Sleep events without their switch: one whose next switch switches
+ * another thread out, one followed by another sleep event first, one with
+ * no switch after it (CPU 1); then a paired one, not reported.
+ */
+static void build_sleep_unpaired(struct fxt_writer *w)
+{
+	struct fxt_str sched = fxt_str(FXT_CAT_NAME_SCHED);
+	struct fxt_arg fn = fxt_arg_string(fxt_str(FXT_ARG_NAME_BLOCKED_IN), fxt_str("msleep"));
+
+	prelude_two_cpus(w);
+	fxt_write_provider_section(w, 0);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 1000, fxt_thread_inline(5, 5), sched,
+			fxt_str("D"), &fn, 1, 0);
+	fxt_write_switch(w, 0, 1000, FXT_THREAD_BLOCKED, fxt_thread_inline(6, 6), 20,
+			 fxt_thread_inline(5, 5), 20);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 2000, fxt_thread_inline(5, 5), sched,
+			fxt_str("I"), NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 2000, fxt_thread_inline(5, 5), sched,
+			fxt_str("t"), NULL, 0, 0);
+	fxt_write_switch(w, 0, 2000, FXT_THREAD_SUSPENDED, fxt_thread_inline(5, 5), 20,
+			 fxt_thread_inline(6, 6), 20);
+	fxt_write_provider_section(w, 1);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 3000, fxt_thread_inline(7, 7), sched,
+			fxt_str("P"), NULL, 0, 0);
+}
+
 static void build_blob_size(struct fxt_writer *w)
 {
 	prelude(w);
@@ -1061,6 +1088,110 @@ static void build_too_large(struct fxt_writer *w)
 				     0, fxt_thread_index(0), NULL, 0, p, size);
 	free(p);
 	fxt_write_string(w, 1, "after", 5);
+}
+
+/* A sleep event (records.rst, "Sleep states"): letter, thread, blocked_in. */
+static void sleep_event(struct fxt_writer *w, uint64_t ts, struct fxt_thread th,
+			struct fxt_str cat, struct fxt_str letter, const struct fxt_arg *fn)
+{
+	fxt_write_event(w, FXT_EVENT_INSTANT, ts, th, cat, letter, fn, fn ? 1 : 0, 0);
+}
+
+/*
+ * Sleep events on two CPUs, as fxt.ko writes them just before the switch
+ * out: CPU 0 with inline threads and indexed strings, CPU 1 with indexed
+ * threads and inline strings. D in msleep (twice, woken), D without a
+ * function, D in p9_client_rpc never woken (its switch in ends it), I
+ * and P (idle sleeps: S), t (suspended), a plain S, a preemption, and a D
+ * event whose switch switches another thread out (SLEEP_UNPAIRED).
+ */
+static void build_sleep_states(struct fxt_writer *w)
+{
+	struct fxt_arg msleep = fxt_arg_string(fxt_str_index(4), fxt_str_index(3));
+	struct fxt_arg p9 = fxt_arg_string(fxt_str(FXT_ARG_NAME_BLOCKED_IN),
+					   fxt_str("p9_client_rpc"));
+	struct fxt_arg msleep_inline = fxt_arg_string(fxt_str(FXT_ARG_NAME_BLOCKED_IN),
+						      fxt_str("msleep"));
+	struct fxt_str sched = fxt_str_index(1), d = fxt_str_index(2);
+	struct fxt_str sched_inline = fxt_str(FXT_CAT_NAME_SCHED);
+
+	prelude_two_cpus(w);
+
+	/* CPU 0: names, then the interned strings of its sleep events. */
+	fxt_write_provider_section(w, 0);
+	fxt_write_process(w, 100, "app");
+	fxt_write_thread_kobj(w, 100, "worker", 100);
+	fxt_write_thread_kobj(w, 101, "io-worker", 100);
+	fxt_write_process(w, 2, "kthreadd");
+	fxt_write_thread_kobj(w, 102, "kworker/1:0", 2);
+	fxt_write_process(w, 103, "stuck");
+	fxt_write_thread_kobj(w, 103, "stuck", 103);
+	fxt_write_process(w, 104, "traced");
+	fxt_write_thread_kobj(w, 104, "traced", 104);
+	fxt_write_process(w, 105, "bash");
+	fxt_write_thread_kobj(w, 105, "bash", 105);
+	fxt_write_process(w, 106, "spin");
+	fxt_write_thread_kobj(w, 106, "spin", 106);
+	fxt_write_string(w, 1, FXT_CAT_NAME_SCHED, strlen(FXT_CAT_NAME_SCHED));
+	fxt_write_string(w, 2, "D", 1);
+	fxt_write_string(w, 3, "msleep", 6);
+	fxt_write_string(w, 4, FXT_ARG_NAME_BLOCKED_IN, strlen(FXT_ARG_NAME_BLOCKED_IN));
+
+	fxt_write_switch(w, 0, 1000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(100, 100), 20);
+	sleep_event(w, 2000, fxt_thread_inline(100, 100), sched, d, &msleep);
+	fxt_write_switch(w, 0, 2000, FXT_THREAD_BLOCKED, fxt_thread_inline(100, 100), 20,
+			 fxt_thread_inline(105, 105), 20);
+	fxt_write_switch(w, 0, 2500, FXT_THREAD_BLOCKED, fxt_thread_inline(105, 105), 20,
+			 fxt_thread_inline(106, 106), 20);
+	/* A D event on bash, but the switch after it switches spin out. */
+	sleep_event(w, 3000, fxt_thread_inline(105, 105), sched, d, &msleep);
+	fxt_write_switch(w, 0, 3200, FXT_THREAD_NEW, fxt_thread_inline(106, 106), 20,
+			 fxt_thread_inline(103, 103), 20);
+	sleep_event(w, 3400, fxt_thread_inline(103, 103), sched, d, NULL);
+	fxt_write_switch(w, 0, 3400, FXT_THREAD_BLOCKED, fxt_thread_inline(103, 103), 20,
+			 fxt_thread_inline(106, 106), 20);
+	fxt_write_wakeup(w, 0, 4000, 105, 20, 106);
+	fxt_write_wakeup(w, 0, 4200, 100, 20, 106);
+	fxt_write_switch(w, 0, 4300, FXT_THREAD_NEW, fxt_thread_inline(106, 106), 20,
+			 fxt_thread_inline(100, 100), 20);
+	sleep_event(w, 5000, fxt_thread_inline(100, 100), sched_inline, fxt_str("D"),
+		    &msleep_inline);
+	fxt_write_switch(w, 0, 5000, FXT_THREAD_BLOCKED, fxt_thread_inline(100, 100), 20,
+			 fxt_thread_inline(106, 106), 20);
+	fxt_write_wakeup(w, 0, 5600, 100, 20, 106);
+	fxt_write_wakeup(w, 0, 5700, 103, 20, 106);
+	fxt_write_switch(w, 0, 6000, FXT_THREAD_BLOCKED, fxt_thread_inline(106, 106), 20,
+			 fxt_thread_inline(0, 0), 0);
+
+	/* CPU 1: indexed threads, inline strings. */
+	fxt_write_provider_section(w, 1);
+	fxt_write_thread(w, 1, 100, 101);
+	fxt_write_thread(w, 2, 2, 102);
+	fxt_write_thread(w, 3, 104, 104);
+	fxt_write_switch(w, 1, 1000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_index(1), 20);
+	sleep_event(w, 1500, fxt_thread_index(1), sched_inline, fxt_str("D"), &p9);
+	fxt_write_switch(w, 1, 1500, FXT_THREAD_BLOCKED, fxt_thread_index(1), 20,
+			 fxt_thread_index(2), 20);
+	sleep_event(w, 3000, fxt_thread_index(2), sched_inline, fxt_str("I"), NULL);
+	fxt_write_switch(w, 1, 3000, FXT_THREAD_BLOCKED, fxt_thread_index(2), 20,
+			 fxt_thread_index(3), 20);
+	fxt_write_wakeup(w, 1, 3500, 102, 20, 104);
+	sleep_event(w, 3600, fxt_thread_index(3), sched_inline, fxt_str("t"), NULL);
+	fxt_write_switch(w, 1, 3600, FXT_THREAD_SUSPENDED, fxt_thread_index(3), 20,
+			 fxt_thread_index(2), 20);
+	sleep_event(w, 3800, fxt_thread_index(2), sched_inline, fxt_str("P"), NULL);
+	fxt_write_switch(w, 1, 3800, FXT_THREAD_BLOCKED, fxt_thread_index(2), 20,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_wakeup(w, 1, 4500, 104, 20, 0);
+	/* io-worker's D ends at its switch in: no wakeup was recorded. */
+	fxt_write_switch(w, 1, 7000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_index(1), 20);
+	fxt_write_switch(w, 1, 8000, FXT_THREAD_NEW, fxt_thread_index(1), 20,
+			 fxt_thread_index(3), 20);
+	fxt_write_switch(w, 1, 9000, FXT_THREAD_BLOCKED, fxt_thread_index(3), 20,
+			 fxt_thread_inline(0, 0), 0);
 }
 
 #define GOLDEN(n, fn, desc) { .name = n, .kind = T_GOLDEN, .build = fn, .what = desc }
@@ -1096,6 +1227,8 @@ const struct tcase tcases[] = {
 	       "CPUs 0 and 300: CPU 300's switches of subtype 1 (16-bit cpu field)"),
 	GOLDEN("cpu256", build_cpu256,
 	       "CPUs 0 and 256: the 8-bit cpu field of their switches is 0 on both"),
+	GOLDEN_PERFETTO("sleep-states", build_sleep_states,
+	       "sleep events D (with and without blocked_in), I, P, t, one unpaired"),
 
 	{ .name = "empty", .kind = T_CHECK, .build = build_empty,
 	  .nexpect = 1, .expect = { FXT_D_NO_MAGIC }, .golden_check = true,
@@ -1188,6 +1321,13 @@ const struct tcase tcases[] = {
 	  .msgs = { "\"c\" \"a\" on thread 1 closes level 1 of 2 open, not the innermost",
 		    "\"c\" \"z\" on thread 1 matches no open level (1 open; ignored)" },
 	  .count = 2 },
+	{ .name = "sleep-unpaired", .kind = T_CHECK, .build = build_sleep_unpaired,
+	  .nexpect = 1, .expect = { FXT_D_SLEEP_UNPAIRED }, .golden_check = true,
+	  .what = "sleep events not followed by their thread's switch out",
+	  .msgs = { "\"D\" on thread 5, but the next switch (offset 0x",
+		    "\"I\" on thread 5, then another sleep event (offset 0x",
+		    "\"P\" on thread 7, and no switch after it in provider 1" },
+	  .count = 3 },
 	CHECK("blob-size", build_blob_size, "blob sizes not matching the record",
 	      FXT_D_BLOB_SIZE),
 	{ .name = "memory-limit", .kind = T_CHECK, .build = build_memory_limit,

@@ -575,6 +575,7 @@ static void test_check_cases(void)
 		b = build_case(t);
 		r = open_blob(b, &d);
 		fxt_reader_check_durations(r, true);	/* as fxt-dump --check */
+		fxt_reader_check_sleeps(r, true);
 		if (t->bufsize)
 			EXPECT(fxt_reader_set_buffer_size(r, t->bufsize) == 0);
 		if (t->memlimit)
@@ -901,6 +902,136 @@ static void test_skip_args(void)
 		fxt_reader_close(r);
 		free(b.data);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The sleep event (fxt_sleep_event()).                                 */
+
+/* One event per row of sleep_want, in order. */
+static void sleep_events(struct fxt_writer *w)
+{
+	struct fxt_thread th = fxt_thread_inline(5, 5);
+	struct fxt_str sched = fxt_str(FXT_CAT_NAME_SCHED), bi = fxt_str(FXT_ARG_NAME_BLOCKED_IN);
+	struct fxt_str nul = { 0, 1, "\0" };
+	struct fxt_arg a[2];
+
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_string(w, 1, "sched", 5);
+	fxt_write_string(w, 2, "p9_client_rpc", 13);
+	fxt_write_string(w, 3, "blocked_in", 10);
+	a[0] = fxt_arg_string(bi, fxt_str("msleep"));
+	fxt_write_event(w, FXT_EVENT_INSTANT, 1, th, sched, fxt_str("D"), a, 1, 0);
+	a[0] = fxt_arg_string(fxt_str_index(3), fxt_str_index(2));
+	fxt_write_event(w, FXT_EVENT_INSTANT, 2, th, fxt_str_index(1), fxt_str("D"), a, 1, 0);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 3, th, sched, fxt_str("D"), NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 4, th, sched, fxt_str("I"), NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 5, th, sched, fxt_str("P"), NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 6, th, sched, fxt_str("t"), NULL, 0, 0);
+	/* not sleep events */
+	fxt_write_event(w, FXT_EVENT_INSTANT, 7, th, fxt_str("irq"), fxt_str("D"), NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 8, th, fxt_str("sched2"), fxt_str("D"), NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 9, th, sched, fxt_str("DD"), NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 10, th, sched, fxt_str("S"), NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 11, th, sched, fxt_str("T"), NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 12, th, sched, fxt_str(""), NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 13, th, sched, nul, NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, 14, th, sched, fxt_str("D"), NULL, 0, 0);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 15, th, fxt_str(""), fxt_str("D"), NULL, 0, 0);
+	/* sleep events whose blocked_in is not a function's name */
+	a[0] = fxt_arg_i32(bi, 7);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 16, th, sched, fxt_str("D"), a, 1, 0);
+	a[0] = fxt_arg_string(bi, fxt_str(""));
+	fxt_write_event(w, FXT_EVENT_INSTANT, 17, th, sched, fxt_str("D"), a, 1, 0);
+	a[0] = fxt_arg_string(bi, fxt_str_index(99));	/* undefined */
+	fxt_write_event(w, FXT_EVENT_INSTANT, 18, th, sched, fxt_str("D"), a, 1, 0);
+	a[0] = fxt_arg_string(fxt_str("blocked"), fxt_str("x"));
+	fxt_write_event(w, FXT_EVENT_INSTANT, 19, th, sched, fxt_str("D"), a, 1, 0);
+	/* the blocked_in string found among other arguments */
+	a[0] = fxt_arg_string(bi, fxt_str_index(99));
+	a[1] = fxt_arg_string(bi, fxt_str("io_schedule"));
+	fxt_write_event(w, FXT_EVENT_INSTANT, 20, th, sched, fxt_str("D"), a, 2, 0);
+	fxt_write_switch(w, 0, 21, FXT_THREAD_BLOCKED, th, 20, fxt_thread_inline(0, 0), 0);
+}
+
+static const struct {
+	char letter;
+	const char *blocked_in;
+} sleep_want[] = {
+	{ 'D', "msleep" }, { 'D', "p9_client_rpc" }, { 'D', "" }, { 'I', "" }, { 'P', "" },
+	{ 't', "" },
+	{ 0, "" }, { 0, "" }, { 0, "" }, { 0, "" }, { 0, "" }, { 0, "" }, { 0, "" }, { 0, "" },
+	{ 0, "" },
+	{ 'D', "" }, { 'D', "" }, { 'D', "" }, { 'D', "" }, { 'D', "io_schedule" },
+	{ 0, "" },	/* the context switch */
+};
+
+static void test_sleep_event(void)
+{
+	struct blob b = build(sleep_events);
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	struct diags d;
+	struct fxt_reader *r = open_blob(b, &d);
+	unsigned int n = 0, nwant = sizeof(sleep_want) / sizeof(sleep_want[0]);
+
+	while (fxt_reader_next(r, rec) > 0) {
+		struct fxt_str fn = { 1, 1, "?" };
+		char letter;
+
+		if (rec->type != FXT_REC_EVENT && rec->type != FXT_REC_SCHED) {
+			EXPECT(fxt_sleep_event(rec, &fn) == 0);
+			EXPECT(fn.len == 0 && fn.data && !fn.ref);
+			continue;
+		}
+		letter = fxt_sleep_event(rec, &fn);
+		if (n >= nwant) {
+			EXPECT(n < nwant);
+			break;
+		}
+		if (letter != sleep_want[n].letter || !fn.data ||
+		    fn.len != strlen(sleep_want[n].blocked_in) ||
+		    memcmp(fn.data, sleep_want[n].blocked_in, fn.len)) {
+			fprintf(stderr, "  record %u (ts %llu): '%c' \"%.*s\", expected '%c' \"%s\"\n",
+				n, (unsigned long long)rec->ts, letter ? letter : '0', (int)fn.len,
+				fn.data ? fn.data : "(null)",
+				sleep_want[n].letter ? sleep_want[n].letter : '0',
+				sleep_want[n].blocked_in);
+			EXPECT(0);
+		}
+		EXPECT(fxt_sleep_event(rec, NULL) == letter);
+		if (letter) {	/* a malformed record is none */
+			rec->flags |= FXT_RF_MALFORMED;
+			EXPECT(fxt_sleep_event(rec, &fn) == 0 && fn.len == 0);
+		}
+		n++;
+	}
+	EXPECT_EQ_U(n, nwant);
+	EXPECT_EQ_U(d.count[FXT_D_STRING_UNDEFINED], 2);
+	fxt_reader_close(r);
+	free(rec);
+	free(b.data);
+}
+
+/* fxt_reader_check_sleeps(): the golden archive's one unpaired event, only when asked. */
+static void test_sleep_pairing(void)
+{
+	struct blob b = build_case(tcase_find("sleep-states"));
+	struct diags d;
+	struct fxt_reader *r = open_blob(b, &d);
+	int rc;
+
+	read_all(r, &rc);
+	EXPECT_EQ_U(d.total, 0);
+	fxt_reader_close(r);
+	r = open_blob(b, &d);
+	fxt_reader_check_sleeps(r, true);
+	read_all(r, &rc);
+	EXPECT(rc == 0);
+	EXPECT_EQ_U(d.count[FXT_D_SLEEP_UNPAIRED], 1);
+	EXPECT_EQ_U(d.total, 1);
+	EXPECT(strstr(d.last, "\"D\" on thread 105, but the next switch"));
+	fxt_reader_close(r);
+	free(b.data);
 }
 
 /* Every diagnostic is produced by at least one test input. */
@@ -1688,6 +1819,8 @@ int main(void)
 	run("reader: skipped arguments", test_skip_args);
 	run("merge: time order across providers", test_merge);
 	run("merge: reads the file twice, the reader once", test_bytes_read);
+	run("sleep event: recognized, and only it", test_sleep_event);
+	run("sleep event: paired with its switch, only when asked", test_sleep_pairing);
 	run("reader: every diagnostic is tested", test_all_diags_covered);
 	run("outbuf: formatting", test_outbuf);
 	run("hist: percentiles", test_hist);
