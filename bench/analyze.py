@@ -194,7 +194,7 @@ if micro:
     L.append("| tracer | rounds | probes | ns/call (net) | min batch ns | x ftrace | x null | x bpf | x lttng |")
     L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for t in ["none", "null-sched", "fxt-sched", "fxt-part1", "fxt-part2",
-              "fxt-circ", "fxt-armed", "fxt-circ-block", "fxt-armed-block",
+              "fxt-sched-d", "fxt-circ", "fxt-armed", "fxt-circ-block", "fxt-armed-block",
               "ftrace-sched", "trace-cmd", "bpf-sched", "perf-sched",
               "lttng-sched"]:
         d = mres.get(t)
@@ -224,6 +224,14 @@ if any(mres.get(p) for p, _ in PARTS):
         d = mres.get(p)
         if d:
             L.append(f"| {desc} | {d['n']} | {fmt(d['net'])} |")
+    if mres.get("fxt-sched-d"):
+        L.append("\nfxt-sched-d: fxt-sched with probebench calling the probe as a "
+                 "switch into D (prev_state=2, TASK_UNINTERRUPTIBLE) from below the "
+                 "scheduler's text (the action of out_of_line_wait_on_bit(), __sched): "
+                 "the probe writes the sleep event and walks the stack with the ORC "
+                 "unwinder for the function blocked in (4 frames, then a hit in its "
+                 "per-CPU cache), as for a real switch into D (the tracepoint, "
+                 "__schedule, schedule, io_schedule, the caller).")
     if mres.get("fxt-circ") or mres.get("fxt-armed"):
         L.append("\nfxt-circ and fxt-armed: fxt-collect -m circular -c sched,wakeup, "
                  "without and with latency triggers (--trigger wakeup-latency=10s "
@@ -317,6 +325,9 @@ for t in ("fxt-armed", "fxt-armed-block"):
     r = mratio("bpf-sched", t)
     L.append(f"| {t} (triggers armed) probe cost < bpf-sched | probebench | {fmt(r, 2)}x | "
              f"{'-' if r is None else ('yes' if r < 1 else over(r, 1))} |")
+r = mratio("fxt-sched", "fxt-sched-d")
+L.append(f"| fxt-sched-d (a switch into D: sleep event, function) probe cost <= 3x fxt-sched | "
+         f"probebench | {fmt(r, 2)}x | {'-' if r is None else ('yes' if r <= 3 else over(r, 3))} |")
 b = res.get(("messaging", "fxt-sched"), {}).get("b_sw")
 L.append(f"| <= 20 bytes per switch (fxt -c sched) | messaging | {fmt(b, 1)} | "
          f"{'-' if b is None else ('yes' if b <= 20 else over(b, 20))} |")
@@ -550,7 +561,7 @@ except (OSError, subprocess.CalledProcessError) as e:
 
 # Chart 2, the noise-free view: probe cost per sched_switch call (probebench).
 mdat = os.path.join(out, "probe.dat")
-probe_tr = [t for t in ["null-sched", "fxt-part1", "fxt-part2", "fxt-sched", "fxt-circ", "fxt-armed",
+probe_tr = [t for t in ["null-sched", "fxt-part1", "fxt-part2", "fxt-sched", "fxt-sched-d", "fxt-circ", "fxt-armed",
                         "fxt-circ-block", "fxt-armed-block", "bpf-sched", "ftrace-sched",
                         "trace-cmd", "perf-sched", "lttng-sched"] if mres.get(t)]
 if probe_tr:

@@ -416,24 +416,30 @@ echo "tracer,round,median_ns,min_ns,probes,ok" >"$micro"
 now_ms phase_t
 if [[ " $phases " == *" micro "* ]]; then
 	for round in $(seq "$micro_rounds"); do
-		for t in $(printf '%s\n' none null-sched fxt-sched fxt-circ fxt-armed \
+		for t in $(printf '%s\n' none null-sched fxt-sched fxt-sched-d fxt-circ fxt-armed \
 				fxt-circ-block fxt-armed-block ftrace-sched trace-cmd \
 				bpf-sched perf-sched $micro_lttng $micro_parts | shuf); do
 			reset_vals
 			case $t in fxt-part*) swap_fxt /tmp/bench/mod/$t.ko || ok=0 ;; esac
-			start_tracer "${t%-block}"
+			tr=${t%-block}
+			tr=${tr%-d}
+			start_tracer "$tr"
 			r="- - -"
 			# -block: every call blocks and switches in the same
-			# thread (armed: an off-cpu note, and its taking)
+			# thread (armed: an off-cpu note, and its taking);
+			# -d: every call is a switch into D (TASK_UNINTERRUPTIBLE):
+			# the sleep event, and the unwinder's walk for the
+			# function (records.rst, "Sleep states")
 			st=0
 			[[ $t == *-block ]] && st=1
+			[[ $t == *-d ]] && st=2
 			if insmod /tmp/bench/mod/probebench.ko prev_state=$st; then
 				read -r r </sys/module/probebench/parameters/result
 				rmmod probebench
 			else
 				ok=0
 			fi
-			stop_tracer "${t%-block}"
+			stop_tracer "$tr"
 			case $t in fxt-part*) swap_fxt /tmp/bench/mod/fxt.ko || ok=0 ;; esac
 			echo "$t,$round,${r// /,},$ok" >>"$micro"
 		done

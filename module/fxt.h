@@ -156,6 +156,22 @@ struct fxt_name_slot {
 #define FXT_SYM_SLOTS		64	/* power of two */
 #define FXT_SYM_WAYS		4
 
+/*
+ * Per-CPU memo of the unwinder's frames (fxt_sleep.c): the size of the
+ * frame of the function at return address @ip, seen FXT_FRAME_SURE times
+ * alike before it is trusted. Direct-mapped, 2 ways.
+ */
+#define FXT_FRAME_SLOTS		64	/* power of two */
+#define FXT_FRAME_SURE		2
+#define FXT_FRAME_MIXED		0xff	/* sizes differed: never trusted */
+
+struct fxt_frame_slot {
+	unsigned long ip;	/* 0: free */
+	u32 gen;
+	u16 size;		/* bytes from its stack pointer to its caller's */
+	u8 seen;
+};
+
 struct fxt_sym_slot {
 	unsigned long addr;	/* 0: free */
 	u32 gen;
@@ -211,7 +227,11 @@ struct fxt_cpu {
 
 	/* functions threads blocked in (fxt_sleep.c); sched_switch only */
 	u8 sym_victim;
+	unsigned long sleep_ip, sleep_sp, sleep_bp;	/* fxt_sleep_caller() */
+	u64 sleep_hdr, sleep_arg;	/* fxt_sleep_prepare() */
+	unsigned int sleep_len;
 	struct fxt_sym_slot syms[FXT_SYM_SLOTS];
+	struct fxt_frame_slot frames[FXT_FRAME_SLOTS];
 	char sym_buf[KSYM_SYMBOL_LEN];
 
 	/* latencies not measured: a trigger table note pushed out */
@@ -286,12 +306,18 @@ struct fxt_waker {
 /* fxt_sleep.c */
 int fxt_sleep_init(void);
 void fxt_sleep_exit(void);
+unsigned int fxt_sleep_prepare(struct fxt_cpu *c, struct task_struct *prev,
+			       unsigned int prev_state, u8 out_ref);
+void fxt_sleep_fill(struct fxt_cpu *c, u64 *p, u64 ts,
+		    struct task_struct *prev);
 void fxt_write_sleep(struct fxt_cpu *c, struct task_struct *prev,
-		     unsigned int prev_state, u8 out_ref);
+		     unsigned int words);
+void fxt_sleep_caller(struct fxt_cpu *c, unsigned long ip,
+		      unsigned long frame);
 
 /*
  * Linux states a switch's outgoing state does not tell apart (D, I, P, t):
- * any of these bits in prev_state may make one (fxt_write_sleep()).
+ * any of these bits in prev_state may make one (fxt_sleep_prepare()).
  */
 #ifdef TASK_FROZEN
 #define FXT_SLEEP_DETAIL_BITS	(TASK_UNINTERRUPTIBLE | TASK_PARKED | \

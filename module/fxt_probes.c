@@ -51,6 +51,13 @@ static void fxt_probe_switch(void *data, bool preempt,
 		return;
 	if (FXT_PROBE_PART == 1)
 		return;
+	/*
+	 * Where the tracepoint called this probe from: the unwinder starts
+	 * there, not at fxt's own frames (fxt_sleep.c).
+	 */
+	if (unlikely(prev_state & FXT_SLEEP_DETAIL_BITS))
+		fxt_sleep_caller(c, _RET_IP_,
+				 (unsigned long)__builtin_frame_address(0));
 	ts = fxt_write_switch(c, preempt, prev, next, prev_state);
 	if (fxt_trig_armed())
 		fxt_trig_switch(c, preempt, prev, next, prev_state, ts);

@@ -310,7 +310,7 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 	u8 in_prio = fxt_prio(next);
 	bool window = c->hdr->mode == FXT_MODE_CIRCULAR;
 	u32 gen = 0;
-	unsigned int bufno;
+	unsigned int bufno, sleep = 0;
 	u64 ts, *p;
 
 	if (FXT_PROBE_PART == 2) {
@@ -325,11 +325,14 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		fxt_name_in_window(c, prev);
 		fxt_name_in_window(c, next);
 	}
-	/* D, I, P, t: the sleep event first (fxt_sleep.c). */
+	/* D, I, P, t: the sleep event first, in the same record (fxt_sleep.c) */
 	if (unlikely(prev_state & FXT_SLEEP_DETAIL_BITS) &&
 	    state != FXT_THREAD_NEW)
-		fxt_write_sleep(c, prev, prev_state, out);
+		sleep = fxt_sleep_prepare(c, prev, prev_state, out);
 	if (unlikely(wide)) {
+		if (sleep)
+			fxt_write_sleep(c, prev, sleep);
+		sleep = 0;
 		words = FXT_SWITCH_WIDE_WORDS;
 		p = fxt_write_switch_wide(c, state, prev, next, &bufno);
 		if (!p)
@@ -337,9 +340,13 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		ts = p[1];
 		goto commit;
 	}
-	p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
+	p = fxt_rolling_reserve(c, (sleep + words) * 8, &ts, &bufno);
 	if (!p)
 		return 0;
+	if (unlikely(sleep)) {
+		fxt_sleep_fill(c, p, ts, prev);
+		p += sleep;
+	}
 	p[0] = fxt_switch_header(words, c->cpu, state, out, in,
 				 fxt_prio(prev), in_prio);
 	p[1] = ts;
@@ -353,7 +360,7 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		*p++ = next->pid;
 	}
 commit:
-	fxt_rolling_commit(c, words * 8, bufno);
+	fxt_rolling_commit(c, (sleep + words) * 8, bufno);
 	/* Rolled since the names: name them in the switch's buffer too. */
 	if (window && fxt_rolling_gen(c) != gen) {
 		fxt_name_in_window(c, prev);

@@ -40,7 +40,14 @@
 #include <asm/unwind.h>
 #endif
 
-/* Frames looked at, from the probe up, before giving up on a function. */
+/*
+ * Frames looked at, from the probe up, before giving up on a function: the
+ * scheduler's first frame (__schedule()) is at most a few frames above the
+ * probe (the probe's own, the tracepoint's iterator); one that is not
+ * there within FXT_SLEEP_SCHED_WITHIN frames is not a switch of the
+ * scheduler's (a direct call of the probe, as bench/probebench makes).
+ */
+#define FXT_SLEEP_SCHED_WITHIN	8
 #define FXT_SLEEP_FRAMES_MAX	24
 
 static unsigned long fxt_sched_text_start __ro_after_init;
@@ -117,29 +124,150 @@ static bool fxt_in_sched(unsigned long addr)
 	       in_lock_functions(addr);
 }
 
+/**
+ * fxt_sleep_caller() - where the sched_switch probe was called from
+ * @c: this CPU, in the probe
+ * @ip: the probe's return address
+ * @frame: the probe's frame address (its saved frame pointer's slot)
+ *
+ * The unwinder then starts in the tracepoint's code, one frame below the
+ * scheduler's, instead of walking fxt's own frames (module frames cost it
+ * a module lookup each).
+ */
+void fxt_sleep_caller(struct fxt_cpu *c, unsigned long ip,
+		      unsigned long frame)
+{
+	c->sleep_ip = ip;
+	/* the caller's stack pointer once the probe returns */
+	c->sleep_sp = frame + 2 * sizeof(long);
+	c->sleep_bp = *(unsigned long *)frame;
+}
+
+#ifdef CONFIG_UNWINDER_ORC
+static struct fxt_frame_slot *fxt_frame_find(struct fxt_cpu *c,
+					     unsigned long ip, u32 gen,
+					     bool take)
+{
+	u32 h = hash_long(ip, ilog2(FXT_FRAME_SLOTS));
+	struct fxt_frame_slot *a = &c->frames[h];
+	struct fxt_frame_slot *b = &c->frames[(h + 1) & (FXT_FRAME_SLOTS - 1)];
+
+	if (a->ip == ip && a->gen == gen)
+		return a;
+	if (b->ip == ip && b->gen == gen)
+		return b;
+	if (!take)
+		return NULL;
+	a = (a->ip && a->gen == gen) ? b : a;
+	a->ip = ip;
+	a->gen = gen;
+	a->seen = 0;
+	return a;
+}
+
+/*
+ * Learn what the unwinder did for one frame: from @sp at @ip to @next_sp,
+ * where the caller's return address @next_ip is just below @next_sp (a
+ * call frame; anything else is not learnt).
+ */
+static void fxt_frame_learn(struct fxt_cpu *c, u32 gen, unsigned long ip,
+			    unsigned long sp, unsigned long next_sp,
+			    unsigned long next_ip, unsigned long hi)
+{
+	struct fxt_frame_slot *f;
+	unsigned long size = next_sp - sp;
+
+	if (next_sp <= sp || next_sp > hi || size > U16_MAX ||
+	    *(unsigned long *)(next_sp - sizeof(long)) != next_ip)
+		return;
+	f = fxt_frame_find(c, ip, gen, true);
+	if (f->seen == FXT_FRAME_MIXED)
+		return;
+	if (f->seen && f->size != size) {
+		f->seen = FXT_FRAME_MIXED;
+		return;
+	}
+	f->size = size;
+	if (f->seen < FXT_FRAME_SURE)
+		f->seen++;
+}
+#endif
+
 /*
  * The function the current task blocked in: the first return address,
  * above the scheduler's frames, that is outside them. 0 when not found.
+ *
+ * The ORC unwinder costs a table search per frame (a module lookup for a
+ * module's frame): several times a whole switch record. But a switch into
+ * D goes through the same few functions again and again, each with a
+ * fixed frame size at each return address, so each CPU remembers what the
+ * unwinder found (fxt_frame_learn()): a frame seen twice alike is stepped
+ * over by reading the return address at the learnt size, with every read
+ * checked to be on the task's stack. A return address not (yet) learnt,
+ * or learnt with two sizes, sends the walk back to the unwinder, from the
+ * start, which learns it.
  */
-static unsigned long fxt_blocked_caller(void)
+static unsigned long fxt_blocked_caller(struct fxt_cpu *c)
 {
 #ifdef CONFIG_UNWINDER_ORC
+	unsigned long lo = (unsigned long)task_stack_page(current);
+	unsigned long hi = lo + THREAD_SIZE;
+	unsigned long ip = c->sleep_ip, sp = c->sleep_sp, sp0, next;
+	u32 gen = atomic_read(&fxt_sym_gen);
+	struct pt_regs regs = {
+		.ip = c->sleep_ip,
+		.sp = c->sleep_sp,
+		.bp = c->sleep_bp,
+		.cs = __KERNEL_CS,
+	};
 	struct unwind_state state;
+	struct fxt_frame_slot *f;
 	bool seen_sched = false;
-	unsigned int frames = 0;
-	unsigned long addr;
+	unsigned int frames;
 
-	if (!fxt_sched_text_end)
+	if (!fxt_sched_text_end || !ip || sp <= lo || sp > hi)
 		return 0;
-	for (unwind_start(&state, current, NULL, NULL); !unwind_done(&state);
-	     unwind_next_frame(&state)) {
-		addr = unwind_get_return_address(&state);
-		if (!addr || ++frames > FXT_SLEEP_FRAMES_MAX)
-			break;
-		if (fxt_in_sched(addr))
+	/* The fast walk, over learnt frames. */
+	for (frames = 1; frames <= FXT_SLEEP_FRAMES_MAX; frames++) {
+		if (fxt_in_sched(ip))
 			seen_sched = true;
 		else if (seen_sched)
-			return addr;
+			return ip;
+		else if (frames >= FXT_SLEEP_SCHED_WITHIN)
+			return 0;
+		f = fxt_frame_find(c, ip, gen, false);
+		if (!f || f->seen != FXT_FRAME_SURE)
+			break;
+		next = sp + f->size;
+		if (next > hi)
+			return 0;
+		ip = *(unsigned long *)(next - sizeof(long));
+		sp = next;
+	}
+	/* The unwinder, which learns the frames it goes through. */
+	seen_sched = false;
+	frames = 1;
+	if (fxt_in_sched(c->sleep_ip))
+		seen_sched = true;
+	/* Starting from regs, the unwinder steps over their frame itself. */
+	unwind_start(&state, current, &regs, NULL);
+	if (!unwind_done(&state))
+		fxt_frame_learn(c, gen, c->sleep_ip, c->sleep_sp, state.sp,
+				state.ip, hi);
+	while (!unwind_done(&state)) {
+		/* a return address, or regs.ip; the name is checked later */
+		ip = state.ip;
+		if (!ip || ++frames > FXT_SLEEP_FRAMES_MAX ||
+		    (!seen_sched && frames > FXT_SLEEP_SCHED_WITHIN))
+			break;
+		if (fxt_in_sched(ip))
+			seen_sched = true;
+		else if (seen_sched)
+			return ip;
+		sp0 = state.sp;
+		unwind_next_frame(&state);
+		if (!unwind_done(&state))
+			fxt_frame_learn(c, gen, ip, sp0, state.sp, state.ip, hi);
 	}
 #endif
 	return 0;
@@ -186,29 +314,34 @@ static u16 fxt_blocked_ref(struct fxt_cpu *c, unsigned long addr)
 }
 
 /**
- * fxt_write_sleep() - the sleep event before a switch, if it says more
+ * fxt_sleep_prepare() - the sleep event before a switch, if it says more
  * @c: this CPU; in the sched_switch probe (interrupts off)
  * @prev: the outgoing task, current
  * @prev_state: sched_switch's prev_state, with FXT_SLEEP_DETAIL_BITS set
  * @out_ref: the outgoing thread's index in the switch, 0: inline
  *
  * Nothing for the states the switch's outgoing state already says (S, T,
- * Z, X, and R: preempted switches do not come here).
+ * Z, X, and R: preempted switches do not come here). The event goes in the
+ * switch's own reservation, just before it (fxt_sleep_fill()): one clock
+ * read and one reservation for both.
+ *
+ * Return: the event's size in words, 0 for none.
  */
-void fxt_write_sleep(struct fxt_cpu *c, struct task_struct *prev,
-		     unsigned int prev_state, u8 out_ref)
+unsigned int fxt_sleep_prepare(struct fxt_cpu *c, struct task_struct *prev,
+			       unsigned int prev_state, u8 out_ref)
 {
 	char letter = task_index_to_char(__task_state_index(prev_state,
 							    prev->exit_state));
 	const char *which = strchr(FXT_SLEEP_STATES, letter);
-	unsigned int words, len = 0, nargs = 0, bufno;
+	unsigned int words, len = 0, nargs = 0;
 	u16 fn = 0;
-	u64 ts, *p;
 
-	if (!letter || !which)
-		return;
+	if (!letter || !which) {
+		c->sleep_ip = 0;
+		return 0;
+	}
 	if (letter == 'D') {
-		unsigned long addr = fxt_blocked_caller();
+		unsigned long addr = fxt_blocked_caller(c);
 
 		c->sym_buf[0] = '\0';
 		if (addr) {
@@ -218,27 +351,64 @@ void fxt_write_sleep(struct fxt_cpu *c, struct task_struct *prev,
 			nargs = fn || len;
 		}
 	}
+	c->sleep_ip = 0;
 	words = 2 + (out_ref ? 0 : 2) + nargs + FXT_WORDS(len);
-	p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
-	if (!p)
-		return;
-	p[0] = fxt_event_header(words, FXT_EVENT_INSTANT, nargs, out_ref,
-				FXT_S_SCHED,
-				FXT_S_SLEEP_FIRST + (which - FXT_SLEEP_STATES));
+	c->sleep_hdr = fxt_event_header(words, FXT_EVENT_INSTANT, nargs,
+					out_ref, FXT_S_SCHED,
+					FXT_S_SLEEP_FIRST +
+					(which - FXT_SLEEP_STATES));
+	c->sleep_arg = nargs ? fxt_arg_header(FXT_ARG_STRING,
+					      1 + FXT_WORDS(len),
+					      FXT_S_BLOCKED_IN,
+					      fn ? fn : fxt_inline_string_ref(len)) : 0;
+	c->sleep_len = len;
+	return words;
+}
+
+/**
+ * fxt_sleep_fill() - write the event fxt_sleep_prepare() prepared
+ * @c: this CPU, in the same probe
+ * @p: its place, fxt_sleep_prepare()'s words
+ * @ts: its timestamp
+ * @prev: the outgoing task
+ */
+void fxt_sleep_fill(struct fxt_cpu *c, u64 *p, u64 ts,
+		    struct task_struct *prev)
+{
+	unsigned int len = c->sleep_len;
+
+	p[0] = c->sleep_hdr;
 	p[1] = ts;
 	p += 2;
-	if (!out_ref) {
+	if (!FXT_G(c->sleep_hdr, FXT_EVENT_THREAD_FIELD)) {
 		*p++ = prev->tgid;
 		*p++ = prev->pid;
 	}
-	if (nargs) {
-		*p++ = fxt_arg_header(FXT_ARG_STRING, 1 + FXT_WORDS(len),
-				      FXT_S_BLOCKED_IN,
-				      fn ? fn : fxt_inline_string_ref(len));
+	if (c->sleep_arg) {
+		*p++ = c->sleep_arg;
 		if (len) {
 			p[FXT_WORDS(len) - 1] = 0;
 			memcpy(p, c->sym_buf, len);
 		}
 	}
+}
+
+/**
+ * fxt_write_sleep() - the prepared event as a record of its own
+ * @c: this CPU, in the same probe
+ * @prev: the outgoing task
+ * @words: fxt_sleep_prepare()'s return
+ *
+ * For the wide switch (a CPU above 255), which reserves its own record.
+ */
+void fxt_write_sleep(struct fxt_cpu *c, struct task_struct *prev,
+		     unsigned int words)
+{
+	unsigned int bufno;
+	u64 ts, *p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
+
+	if (!p)
+		return;
+	fxt_sleep_fill(c, p, ts, prev);
 	fxt_rolling_commit(c, words * 8, bufno);
 }

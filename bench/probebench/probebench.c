@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 #include <linux/ktime.h>
 #include <linux/percpu.h>
+#include <linux/wait_bit.h>
 #include <asm/local.h>
 
 static unsigned int calls = 200, batches = 100;
@@ -43,6 +44,8 @@ module_param(part, uint, 0444);
  * The prev_state passed (0: TASK_RUNNING, as a preemption leaves it). 1
  * (TASK_INTERRUPTIBLE) makes every call a block and a switch in of the
  * same thread: with fxt's off-cpu trigger armed, a note and its taking.
+ * 2 (TASK_UNINTERRUPTIBLE): every call a switch into D, for which fxt
+ * writes its sleep event and looks for the function blocked in.
  */
 static unsigned int prev_state;
 module_param(prev_state, uint, 0444);
@@ -119,23 +122,17 @@ static noinline void pb_part(unsigned int what)
 	}
 }
 
-static int __init pb_init(void)
+static u64 *pb_times;
+static unsigned int pb_nprobes;
+
+/* The batches: pb_times[] and pb_nprobes. */
+static noinline void pb_measure(void)
 {
 	struct tracepoint_func *f;
 	unsigned int b, i, nprobes = 0;
 	unsigned long flags;
-	u64 *t;
+	u64 *t = pb_times;
 
-	for_each_kernel_tracepoint(pb_match, NULL);
-	if (!pb_tp || !calls || !batches)
-		return -EINVAL;
-	t = kcalloc(batches, sizeof(*t), GFP_KERNEL);
-	pb_buf = alloc_percpu(struct pb_buf);
-	if (!t || !pb_buf) {
-		kfree(t);
-		free_percpu(pb_buf);
-		return -ENOMEM;
-	}
 	for (b = 0; b < batches; b++) {
 		u64 t0, t1;
 
@@ -166,6 +163,52 @@ static int __init pb_init(void)
 		t[b] = t1 - t0;
 		cond_resched();
 	}
+	pb_nprobes = nprobes;
+}
+
+/*
+ * prev_state 2 (TASK_UNINTERRUPTIBLE): the batches run as a real switch
+ * into D would call the probes, from below the scheduler's text: as the
+ * "action" of out_of_line_wait_on_bit(), which is __sched, like
+ * __wait_on_bit() that calls it, so a probe that walks the stack for the
+ * function a thread blocked in (fxt) walks about as far as it does from
+ * __schedule() (the tracepoint, __schedule, schedule, io_schedule, the
+ * caller) and finds pb_wait_for_bit(), as the caller.
+ */
+static unsigned long pb_bit = 1;
+
+static int pb_action(struct wait_bit_key *key, int mode)
+{
+	pb_measure();
+	return 1;	/* done: ends the wait */
+}
+
+static noinline void pb_wait_for_bit(void)
+{
+	out_of_line_wait_on_bit(&pb_bit, 0, pb_action, TASK_UNINTERRUPTIBLE);
+}
+
+static int __init pb_init(void)
+{
+	unsigned int nprobes;
+	u64 *t;
+
+	for_each_kernel_tracepoint(pb_match, NULL);
+	if (!pb_tp || !calls || !batches)
+		return -EINVAL;
+	t = kcalloc(batches, sizeof(*t), GFP_KERNEL);
+	pb_buf = alloc_percpu(struct pb_buf);
+	if (!t || !pb_buf) {
+		kfree(t);
+		free_percpu(pb_buf);
+		return -ENOMEM;
+	}
+	pb_times = t;
+	if (prev_state == TASK_UNINTERRUPTIBLE && !part)
+		pb_wait_for_bit();
+	else
+		pb_measure();
+	nprobes = pb_nprobes;
 	sort(t, batches, sizeof(*t), pb_cmp, NULL);
 	snprintf(result, sizeof(result), "%llu %llu %u",
 		 div_u64(t[batches / 2], calls), div_u64(t[0], calls), nprobes);
