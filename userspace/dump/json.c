@@ -9,7 +9,9 @@
  *    thread running on the CPU as complete events (X) named after it, with
  *    args tid, pid, prio and end_state; idle (koid 0) leaves a gap;
  *  - every thread's own track: its state as complete events, cat
- *    "thread_state": Running, Runnable, Sleeping, Stopped, Dying;
+ *    "thread_state": Running, Runnable, Sleeping, Stopped, Dying, or the
+ *    letter of a sleep event before the switch (D, I, P, t; D with its
+ *    blocked_in);
  *  - wakeups: an instant event (i) "wakeup" on the woken thread and a flow
  *    (s on the waker, f on the woken thread) when the waker is known;
  *  - FXT events on their thread: duration begin/end paired per thread into
@@ -124,6 +126,13 @@ static void on_event(struct json *j, const struct fxt_record *rec, uint64_t ts)
 		else
 			on_end(j, t, rec, ts);
 		return;
+	}
+	if (rec->subtype == FXT_EVENT_INSTANT) {
+		struct fxt_str blocked_in;
+		char letter = fxt_sleep_event(rec, &blocked_in);
+
+		if (letter)	/* shown as an instant too, as Perfetto does */
+			json_on_sleep(j, rec, letter, blocked_in);
 	}
 	json_ev_open(j);
 	OB_LIT(o, "\"name\":");
@@ -268,6 +277,7 @@ int fxt_json_convert(struct fxt_merge *m, struct outbuf *o, struct progress *pg)
 	OB_LIT(o, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"converter\":\"fxt-dump --json\"}}\n");
 	free(j.threads);
 	free(j.cpus);
+	json_sleeps_free(&j);
 	fxt_u64map_free(&j.map);
 	return fxt_merge_status(m);
 }

@@ -50,7 +50,16 @@ struct jthread {
 	uint16_t cpu;
 	bool pid_known;		/* from a thread ref or a kernel object record */
 	bool woken;		/* Runnable because of a wakeup (else preempted) */
+	char sleep;		/* Sleeping/Stopped after a sleep event: its letter */
+	uint32_t sleep_fn;	/* its blocked_in (json.fns), UINT32_MAX if none */
 	struct dstack *stack;
+};
+
+/* A provider's sleep event, waiting for the provider's next switch. */
+struct jsleep {
+	char letter;		/* 0: none */
+	uint32_t fn;		/* blocked_in (json.fns), UINT32_MAX if none */
+	uint64_t tid;
 };
 
 struct jcpu {
@@ -73,6 +82,12 @@ struct json {
 	struct jcpu *cpus;
 	size_t ncpus;
 	bool cpus_named;
+	/* sleep events (json_sched.c): pending by provider, function names */
+	struct jsleep *sleeps;
+	size_t nsleeps;
+	struct fxt_str *fns;	/* data malloc'd */
+	size_t nfns, fcap;
+	struct u64map fn_map;	/* hash of a name -> index in fns */
 	bool first;
 	uint64_t last_ns;
 	uint64_t flow_id;
@@ -104,5 +119,9 @@ void json_cpu_close(struct json *j, unsigned int cpu, struct jcpu *c, uint64_t t
 void json_thread_set(struct json *j, struct jthread *t, enum jstate_kind state, uint64_t ts);
 void json_on_switch(struct json *j, const struct fxt_record *rec, uint64_t ts);
 void json_on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts);
+/* A sleep event (fxt_sleep_event()): for the next switch of its provider. */
+void json_on_sleep(struct json *j, const struct fxt_record *rec, char letter,
+		   struct fxt_str blocked_in);
+void json_sleeps_free(struct json *j);
 
 #endif /* FXT_DUMP_JSON_INTERNAL_H */

@@ -2,7 +2,11 @@
 /*
  * json_sched.c - the JSON conversion's scheduling tracks: the thread
  * running on each CPU, each thread's state, and wakeups with their flows.
+ * A sleep event (records.rst "Sleep states") names the state its thread
+ * switches out into by its letter (D, I, P, t) instead of Sleeping or
+ * Stopped, with the function a D blocked in as the slice's argument.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "grow.h"
@@ -82,9 +86,14 @@ void json_thread_set(struct json *j, struct jthread *t, enum jstate_kind state, 
 	struct outbuf *o = j->o;
 
 	if (t->tid && t->state != JS_UNKNOWN && t->state != JS_DEAD && ts >= t->since) {
+		bool slept = t->sleep && (t->state == JS_SLEEPING || t->state == JS_STOPPED);
+
 		json_ev_open(j);
 		OB_LIT(o, "\"name\":\"");
-		fxt_ob_puts(o, state_names[t->state]);
+		if (slept)
+			fxt_ob_putc(o, t->sleep);
+		else
+			fxt_ob_puts(o, state_names[t->state]);
 		OB_LIT(o, "\",\"cat\":\"thread_state\"");
 		json_put_where(j, 'X', t->since, t->pid, t->tid);
 		json_put_dur(j, t->since, ts);
@@ -98,12 +107,17 @@ void json_thread_set(struct json *j, struct jthread *t, enum jstate_kind state, 
 			OB_LIT(o, ",\"args\":{\"reason\":\"");
 			fxt_ob_puts(o, t->woken ? "woken" : "preempted");
 			OB_LIT(o, "\"}}");
+		} else if (slept && t->sleep_fn < j->nfns) {
+			OB_LIT(o, ",\"args\":{\"" FXT_ARG_NAME_BLOCKED_IN "\":");
+			fxt_ob_json_str(o, j->fns[t->sleep_fn].data, j->fns[t->sleep_fn].len);
+			OB_LIT(o, "}}");
 		} else {
 			fxt_ob_putc(o, '}');
 		}
 	}
 	t->state = (uint8_t)state;
 	t->since = ts;
+	t->sleep = 0;
 }
 
 static enum jstate_kind state_of(unsigned int fxt_state)
@@ -132,6 +146,9 @@ void json_on_switch(struct json *j, const struct fxt_record *rec, uint64_t ts)
 	struct jcpu *c;
 	char es[2] = { st < 6 ? end_state_letter[st] : '?', 0 };
 	uint8_t in_prio = rec->u.sw.in_prio, out_prio = rec->u.sw.out_prio;
+	struct jsleep *sl = rec->provider < j->nsleeps ? &j->sleeps[rec->provider] : NULL;
+	uint32_t fn = UINT32_MAX;
+	char sleep = 0;
 	unsigned int i;
 
 	if (!v1) {
@@ -146,6 +163,16 @@ void json_on_switch(struct json *j, const struct fxt_record *rec, uint64_t ts)
 				out_prio = (uint8_t)a->v.i32;
 		}
 	}
+	/* The provider's sleep event, when this switch switches its thread out. */
+	if (sl && sl->letter) {
+		if (out->defined && out->tid == sl->tid &&
+		    (st == FXT_THREAD_BLOCKED || st == FXT_THREAD_SUSPENDED)) {
+			sleep = sl->letter;
+			fn = sl->fn;
+			es[0] = sleep;
+		}
+		sl->letter = 0;
+	}
 	c = cpu_get(j, rec->cpu);
 	if (!c)
 		return;
@@ -156,6 +183,8 @@ void json_on_switch(struct json *j, const struct fxt_record *rec, uint64_t ts)
 		to->prio = out_prio;
 		json_thread_set(j, to, state_of(st), ts);
 		to->woken = false;
+		to->sleep = sleep;
+		to->sleep_fn = fn;
 	}
 	ti = in->defined ? json_thread_ref(j, in->tid, in->pid, v1) : NULL;
 	if (ti) {
@@ -252,4 +281,85 @@ void json_on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts)
 		fxt_ob_u64(o, id);
 		fxt_ob_putc(o, '}');
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Sleep events.                                                        */
+
+#define FN_NAME_MAX	255	/* fxt.ko cuts names there too */
+
+static uint64_t fn_hash(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* The index of a function name in j->fns, added when new; UINT32_MAX if none. */
+static uint32_t fn_get(struct json *j, struct fxt_str name)
+{
+	size_t n = name.len > FN_NAME_MAX ? FN_NAME_MAX : name.len;
+	uint64_t h = fn_hash(name.data, n);
+	int64_t i = fxt_u64map_get(&j->fn_map, h);
+	struct fxt_str *f;
+	char *copy;
+
+	if (i >= 0 && j->fns[i].len == n && !memcmp(j->fns[i].data, name.data, n))
+		return (uint32_t)i;
+	if (j->nfns == j->fcap) {
+		size_t cap = j->fcap ? j->fcap * 2 : 16;
+		struct fxt_str *a = realloc(j->fns, cap * sizeof(*a));
+
+		if (!a)
+			return UINT32_MAX;
+		j->fns = a;
+		j->fcap = cap;
+	}
+	copy = malloc(n ? n : 1);
+	if (!copy)
+		return UINT32_MAX;
+	memcpy(copy, name.data, n);
+	f = &j->fns[j->nfns];
+	f->ref = 0;
+	f->len = (uint16_t)n;
+	f->data = copy;
+	/* A name whose hash another has keeps its own entry, looked up no more. */
+	if (i < 0 && fxt_u64map_put(&j->fn_map, h, (uint32_t)j->nfns)) {
+		free(copy);
+		return UINT32_MAX;
+	}
+	return (uint32_t)j->nfns++;
+}
+
+void json_on_sleep(struct json *j, const struct fxt_record *rec, char letter,
+		   struct fxt_str blocked_in)
+{
+	struct jsleep *s;
+
+	if (rec->provider >= FXT_MAX_CPUS || !rec->u.event.thread.defined)
+		return;
+	if (rec->provider >= j->nsleeps) {
+		s = grow_zeroed(j->sleeps, &j->nsleeps, rec->provider, 8, sizeof(*s));
+		if (!s)
+			return;
+		j->sleeps = s;
+	}
+	s = &j->sleeps[rec->provider];
+	s->letter = letter;
+	s->tid = rec->u.event.thread.tid;
+	s->fn = blocked_in.len ? fn_get(j, blocked_in) : UINT32_MAX;
+}
+
+void json_sleeps_free(struct json *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->nfns; i++)
+		free((void *)j->fns[i].data);
+	free(j->fns);
+	free(j->sleeps);
+	fxt_u64map_free(&j->fn_map);
 }
