@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "json.h"
+#include "name_intern.h"
 #include "u64map.h"
 
 #define DSTACK_MAX	16	/* nesting kept per thread */
@@ -85,9 +86,7 @@ struct json {
 	/* sleep events (json_sched.c): pending by provider, function names */
 	struct jsleep *sleeps;
 	size_t nsleeps;
-	struct fxt_str *fns;	/* data malloc'd */
-	size_t nfns, fcap;
-	struct u64map fn_map;	/* hash of a name -> index in fns */
+	struct name_intern fns;	/* blocked_in names, by function id */
 	bool first;
 	uint64_t last_ns;
 	uint64_t flow_id;

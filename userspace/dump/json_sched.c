@@ -87,6 +87,8 @@ void json_thread_set(struct json *j, struct jthread *t, enum jstate_kind state, 
 
 	if (t->tid && t->state != JS_UNKNOWN && t->state != JS_DEAD && ts >= t->since) {
 		bool slept = t->sleep && (t->state == JS_SLEEPING || t->state == JS_STOPPED);
+		const char *fn;
+		size_t fn_len;
 
 		json_ev_open(j);
 		OB_LIT(o, "\"name\":\"");
@@ -107,9 +109,9 @@ void json_thread_set(struct json *j, struct jthread *t, enum jstate_kind state, 
 			OB_LIT(o, ",\"args\":{\"reason\":\"");
 			fxt_ob_puts(o, t->woken ? "woken" : "preempted");
 			OB_LIT(o, "\"}}");
-		} else if (slept && t->sleep_fn < j->nfns) {
+		} else if (slept && (fn = name_intern_text(&j->fns, t->sleep_fn, &fn_len))) {
 			OB_LIT(o, ",\"args\":{\"" FXT_ARG_NAME_BLOCKED_IN "\":");
-			fxt_ob_json_str(o, j->fns[t->sleep_fn].data, j->fns[t->sleep_fn].len);
+			fxt_ob_json_str(o, fn, fn_len);
 			OB_LIT(o, "}}");
 		} else {
 			fxt_ob_putc(o, '}');
@@ -288,52 +290,6 @@ void json_on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts)
 
 #define FN_NAME_MAX	255	/* fxt.ko cuts names there too */
 
-static uint64_t fn_hash(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-	return h;
-}
-
-/* The index of a function name in j->fns, added when new; UINT32_MAX if none. */
-static uint32_t fn_get(struct json *j, struct fxt_str name)
-{
-	size_t n = name.len > FN_NAME_MAX ? FN_NAME_MAX : name.len;
-	uint64_t h = fn_hash(name.data, n);
-	int64_t i = fxt_u64map_get(&j->fn_map, h);
-	struct fxt_str *f;
-	char *copy;
-
-	if (i >= 0 && j->fns[i].len == n && !memcmp(j->fns[i].data, name.data, n))
-		return (uint32_t)i;
-	if (j->nfns == j->fcap) {
-		size_t cap = j->fcap ? j->fcap * 2 : 16;
-		struct fxt_str *a = realloc(j->fns, cap * sizeof(*a));
-
-		if (!a)
-			return UINT32_MAX;
-		j->fns = a;
-		j->fcap = cap;
-	}
-	copy = malloc(n ? n : 1);
-	if (!copy)
-		return UINT32_MAX;
-	memcpy(copy, name.data, n);
-	f = &j->fns[j->nfns];
-	f->ref = 0;
-	f->len = (uint16_t)n;
-	f->data = copy;
-	/* A name whose hash another has keeps its own entry, looked up no more. */
-	if (i < 0 && fxt_u64map_put(&j->fn_map, h, (uint32_t)j->nfns)) {
-		free(copy);
-		return UINT32_MAX;
-	}
-	return (uint32_t)j->nfns++;
-}
-
 void json_on_sleep(struct json *j, const struct fxt_record *rec, char letter,
 		   struct fxt_str blocked_in)
 {
@@ -350,16 +306,12 @@ void json_on_sleep(struct json *j, const struct fxt_record *rec, char letter,
 	s = &j->sleeps[rec->provider];
 	s->letter = letter;
 	s->tid = rec->u.event.thread.tid;
-	s->fn = blocked_in.len ? fn_get(j, blocked_in) : UINT32_MAX;
+	s->fn = blocked_in.len ? name_intern(&j->fns, blocked_in.data, blocked_in.len, FN_NAME_MAX)
+				: UINT32_MAX;
 }
 
 void json_sleeps_free(struct json *j)
 {
-	size_t i;
-
-	for (i = 0; i < j->nfns; i++)
-		free((void *)j->fns[i].data);
-	free(j->fns);
+	name_intern_free(&j->fns);
 	free(j->sleeps);
-	fxt_u64map_free(&j->fn_map);
 }

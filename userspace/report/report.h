@@ -20,6 +20,7 @@
 
 #include "hist.h"
 #include "libfxt.h"
+#include "name_intern.h"
 #include "outbuf.h"
 #include "u64map.h"
 
@@ -77,13 +78,6 @@ struct dsample {
 	uint64_t ns;
 };
 
-/* A blocked_in function name (reading side); "" when the event had none. */
-struct blocked_fn {
-	char *name;
-	uint16_t len;
-	uint32_t hash;
-};
-
 struct irqframe {
 	uint64_t start, child_ns;
 	uint32_t handler;
@@ -110,7 +104,6 @@ struct handler {
 	char name[64];
 	uint8_t len;
 	bool soft;
-	uint32_t hash;
 	uint64_t count, total_ns, max_ns;	/* copied from hstats at the end */
 };
 
@@ -147,15 +140,11 @@ struct report {
 	/* reading side: handler names, time span */
 	_Alignas(64) struct handler *handlers;
 	size_t nhandlers, hcap;
-	uint32_t *hslot;	/* hash of handlers: index + 1, 0 empty */
-	size_t hslots;
+	struct name_intern hnames;	/* soft or hard, and name: id in handlers */
 	uint64_t first_ns, last_ns;	/* UINT64_MAX and 0 until a timestamp */
 	struct trigger_ev *triggers;	/* in the order read */
 	size_t ntriggers, trcap;
-	struct blocked_fn *fns;		/* blocked_in names, by function id */
-	size_t nfns, fcap;
-	uint32_t *fslot;	/* hash of fns: id + 1, 0 empty */
-	size_t fslots;
+	struct name_intern fns;	/* blocked_in names by function id; "" if none */
 
 	/* analysis side */
 	_Alignas(64) struct tstat *threads;	/* hot state, 64-byte aligned */

@@ -13,7 +13,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "report.h"
 
@@ -21,79 +20,9 @@
 #define TOP_THREADS	3
 #define UNKNOWN_FN	"(unknown)"
 
-static uint32_t fn_hash(const char *s, size_t n)
-{
-	uint32_t h = 0x811c9dc5u;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x01000193u;
-	return h;
-}
-
-/* Room for one more name in rp's hash (kept at most half full). */
-static int fn_slots_grow(struct report *rp)
-{
-	size_t ns = rp->fslots ? rp->fslots * 2 : 64, k, i;
-	uint32_t *slots;
-
-	if ((rp->nfns + 1) * 2 <= rp->fslots)
-		return 0;
-	if (ns > (1u << 24))
-		return -1;
-	slots = calloc(ns, sizeof(*slots));
-	if (!slots)
-		return -1;
-	for (k = 0; k < rp->nfns; k++) {
-		for (i = rp->fns[k].hash & (ns - 1); slots[i]; i = (i + 1) & (ns - 1))
-			;
-		slots[i] = (uint32_t)k + 1;
-	}
-	free(rp->fslot);
-	rp->fslot = slots;
-	rp->fslots = ns;
-	return 0;
-}
-
 uint32_t report_blocked_fn(struct report *rp, struct fxt_str name)
 {
-	size_t n = name.data ? name.len : 0, i;
-	const char *data = name.data ? name.data : "";
-	struct blocked_fn *f;
-	uint32_t hash;
-
-	if (n > FN_NAME_MAX)
-		n = FN_NAME_MAX;
-	hash = fn_hash(data, n);
-	for (i = rp->fslots ? hash & (rp->fslots - 1) : 0; rp->fslots && rp->fslot[i];
-	     i = (i + 1) & (rp->fslots - 1)) {
-		f = &rp->fns[rp->fslot[i] - 1];
-		if (f->hash == hash && f->len == n && !memcmp(f->name, data, n))
-			return rp->fslot[i] - 1;
-	}
-	if (fn_slots_grow(rp))
-		return UINT32_MAX;
-	if (rp->nfns == rp->fcap) {
-		size_t c = rp->fcap ? rp->fcap * 2 : 16;
-		struct blocked_fn *nf = realloc(rp->fns, c * sizeof(*nf));
-
-		if (!nf)
-			return UINT32_MAX;
-		rp->fns = nf;
-		rp->fcap = c;
-	}
-	f = &rp->fns[rp->nfns];
-	f->name = malloc(n + 1);
-	if (!f->name)
-		return UINT32_MAX;
-	memcpy(f->name, data, n);
-	f->name[n] = 0;
-	f->len = (uint16_t)n;
-	f->hash = hash;
-	for (i = hash & (rp->fslots - 1); rp->fslot[i]; i = (i + 1) & (rp->fslots - 1))
-		;
-	rp->fslot[i] = (uint32_t)rp->nfns + 1;
-	return (uint32_t)rp->nfns++;
+	return name_intern(&rp->fns, name.data, name.data ? name.len : 0, FN_NAME_MAX);
 }
 
 void report_blocked_sample(struct report *rp, uint32_t fn, uint32_t idx, uint64_t ns)
@@ -117,12 +46,7 @@ void report_blocked_sample(struct report *rp, uint32_t fn, uint32_t idx, uint64_
 
 void report_blocked_free(struct report *rp)
 {
-	size_t i;
-
-	for (i = 0; i < rp->nfns; i++)
-		free(rp->fns[i].name);
-	free(rp->fns);
-	free(rp->fslot);
+	name_intern_free(&rp->fns);
 	free(rp->dsamples);
 }
 
@@ -237,9 +161,10 @@ static struct fn_row *make_rows(struct report *rp, size_t *nrows)
 
 static const char *fn_name(const struct report *rp, uint32_t fn)
 {
-	if (fn >= rp->nfns || !rp->fns[fn].len)
-		return UNKNOWN_FN;
-	return rp->fns[fn].name;
+	size_t len = 0;
+	const char *name = name_intern_text(&rp->fns, fn, &len);
+
+	return name && len ? name : UNKNOWN_FN;
 }
 
 /* "comm(tid)" of a thread, cut to size. */

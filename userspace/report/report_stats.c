@@ -78,58 +78,18 @@ struct cstat *report_cpu_grow(struct report *rp, unsigned int cpu)
 	return &rp->cpus[cpu];
 }
 
-static uint32_t name_hash(bool soft, const char *s, size_t n)
-{
-	uint32_t h = soft ? 0x811c9dc5u ^ 0x5f : 0x811c9dc5u;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x01000193u;
-	return h;
-}
-
-/* The handler named name: an open-addressing hash over rp->handlers. */
+/*
+ * The handler named name: its id, by which rp->hnames interns "s" or "h"
+ * (soft or hard) and the name; -1 without memory.
+ */
 int report_handler_get(struct report *rp, bool soft, struct fxt_str name)
 {
-	size_t n = name.data ? name.len : 0, i;
-	const char *data = name.data ? name.data : "";
+	char key[sizeof(rp->handlers->name)];
+	size_t n = name.data ? name.len : 0;
 	struct handler *h;
-	uint32_t hash;
+	uint32_t id;
 
-	if (n > sizeof(h->name) - 1)
-		n = sizeof(h->name) - 1;
-	hash = name_hash(soft, data, n);
-	if (rp->hslots) {
-		for (i = hash & (rp->hslots - 1);; i = (i + 1) & (rp->hslots - 1)) {
-			uint32_t v = rp->hslot[i];
-
-			if (!v)
-				break;
-			h = &rp->handlers[v - 1];
-			if (h->hash == hash && h->soft == soft && h->len == n &&
-			    !memcmp(h->name, data, n))
-				return (int)(v - 1);
-		}
-	}
-	if ((rp->nhandlers + 1) * 2 > rp->hslots) {
-		size_t ns = rp->hslots ? rp->hslots * 2 : 128, k;
-		uint32_t *slots;
-
-		if (ns > (1u << 20))
-			return -1;
-		slots = calloc(ns, sizeof(*slots));
-		if (!slots)
-			return -1;
-		for (k = 0; k < rp->nhandlers; k++) {
-			for (i = rp->handlers[k].hash & (ns - 1); slots[i]; i = (i + 1) & (ns - 1))
-				;
-			slots[i] = (uint32_t)k + 1;
-		}
-		free(rp->hslot);
-		rp->hslot = slots;
-		rp->hslots = ns;
-	}
-	if (rp->nhandlers == rp->hcap) {
+	if (rp->nhandlers == rp->hcap) {	/* room for a new one first */
 		size_t c = rp->hcap ? rp->hcap * 2 : 64;
 		struct handler *nh = realloc(rp->handlers, c * sizeof(*nh));
 
@@ -138,15 +98,21 @@ int report_handler_get(struct report *rp, bool soft, struct fxt_str name)
 		rp->handlers = nh;
 		rp->hcap = c;
 	}
+	if (n > sizeof(key) - 1)
+		n = sizeof(key) - 1;
+	key[0] = soft ? 's' : 'h';
+	if (n)
+		memcpy(key + 1, name.data, n);
+	id = name_intern(&rp->hnames, key, n + 1, sizeof(key));
+	if (id == NAME_INTERN_NONE)
+		return -1;
+	if (id < rp->nhandlers)
+		return (int)id;
 	h = &rp->handlers[rp->nhandlers];
 	memset(h, 0, sizeof(*h));
-	memcpy(h->name, data, n);
+	memcpy(h->name, key + 1, n);
 	h->len = (uint8_t)n;
 	h->soft = soft;
-	h->hash = hash;
-	for (i = hash & (rp->hslots - 1); rp->hslot[i]; i = (i + 1) & (rp->hslots - 1))
-		;
-	rp->hslot[i] = (uint32_t)rp->nhandlers + 1;
 	return (int)rp->nhandlers++;
 }
 
@@ -581,7 +547,7 @@ void report_free(struct report *rp)
 	free(rp->cpus);
 	free(rp->handlers);
 	free(rp->triggers);
-	free(rp->hslot);
+	name_intern_free(&rp->hnames);
 	free(rp->hstats);
 	fxt_u64map_free(&rp->tmap);
 	for (k = 0; k < DIRECT_TIDS / DIRECT_CHUNK; k++)
