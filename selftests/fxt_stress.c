@@ -70,7 +70,7 @@ struct archive_seq {
 };
 
 struct archive_acct {
-	uint64_t rolling[STATS_MAX_CPUS];		/* type 4 + 8, counters excluded */
+	uint64_t rolling[STATS_MAX_CPUS];		/* type 4 + 8; counters, sleep events excluded */
 	uint64_t last_dropped[STATS_MAX_CPUS];	/* last fxt/dropped value */
 	bool have_dropped[STATS_MAX_CPUS];
 	uint64_t counters, diags, records;
@@ -199,7 +199,12 @@ static int count_archive(const char *path, struct archive_acct *a)
 			}
 			continue;
 		}
-		if (rec->type == FXT_REC_EVENT || rec->type == FXT_REC_SCHED)
+		/*
+		 * A sleep event shares its switch's reservation and counts
+		 * with it as one record written (buffers.rst, "Accounting").
+		 */
+		if ((rec->type == FXT_REC_EVENT || rec->type == FXT_REC_SCHED) &&
+		    !fxt_sleep_event(rec, NULL))
 			a->rolling[rec->provider]++;
 		if (evlog_record(a, rec))
 			ret = -1;
