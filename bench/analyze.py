@@ -328,6 +328,14 @@ for t in ("fxt-armed", "fxt-armed-block"):
 r = mratio("fxt-sched", "fxt-sched-d")
 L.append(f"| fxt-sched-d (a switch into D: sleep event, function) probe cost <= 3x fxt-sched | "
          f"probebench | {fmt(r, 2)}x | {'-' if r is None else ('yes' if r <= 3 else over(r, 3))} |")
+# sleep events (records.rst, "Sleep states"): their bytes per event fxt
+# counted, on the workloads with every category
+for w in ["timer", "messaging"]:
+    rs = [r for r in runs.get((w, "fxt-all"), [])
+          if num(r.get("sleep_bytes")) is not None and num(r.get("events"))]
+    v = med([num(r["sleep_bytes"]) / num(r["events"]) for r in rs]) if rs else None
+    L.append(f"| sleep events add <= 1 byte per event (fxt-all) | {w} | "
+             f"{fmt(v, 3)} | {'-' if v is None else ('yes' if v <= 1 else over(v, 1))} |")
 b = res.get(("messaging", "fxt-sched"), {}).get("b_sw")
 L.append(f"| <= 20 bytes per switch (fxt -c sched) | messaging | {fmt(b, 1)} | "
          f"{'-' if b is None else ('yes' if b <= 20 else over(b, 20))} |")

@@ -5,7 +5,9 @@
  * "bytes=B records=R switches=S wakeups=W events=E other=O
  * sw_bytes=.. wk_bytes=.. ev_bytes=.. other_bytes=.." (events: record type
  * 4, i.e. IRQ/softirq begin/end and counters; other: metadata, strings,
- * threads, kernel objects (names), ...; *_bytes: those records' bytes).
+ * threads, kernel objects (names), ...; *_bytes: those records' bytes),
+ * then "sleeps=N sleep_bytes=B": the sleep events (D, I, P, t) among the
+ * events, which ride with their switches (Documentation/records.rst).
  * Exits 1 when the archive cannot be read to its end.
  */
 #include <stdint.h>
@@ -17,7 +19,7 @@
 int main(int argc, char **argv)
 {
 	uint64_t bytes = 0, recs = 0, sw = 0, wk = 0, ev = 0, other = 0;
-	uint64_t swb = 0, wkb = 0, evb = 0, otherb = 0;
+	uint64_t swb = 0, wkb = 0, evb = 0, otherb = 0, sl = 0, slb = 0;
 	struct fxt_reader *r;
 	struct fxt_record *rec;
 	int rc;
@@ -47,6 +49,8 @@ int main(int argc, char **argv)
 			wk++, wkb += b;
 		else if (rec->type == FXT_REC_EVENT)
 			ev++, evb += b;
+		if (fxt_sleep_event(rec, NULL))
+			sl++, slb += b;
 		else
 			other++, otherb += b;
 	}
@@ -56,12 +60,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("bytes=%llu records=%llu switches=%llu wakeups=%llu events=%llu other=%llu "
-	       "sw_bytes=%llu wk_bytes=%llu ev_bytes=%llu other_bytes=%llu\n",
+	       "sw_bytes=%llu wk_bytes=%llu ev_bytes=%llu other_bytes=%llu "
+	       "sleeps=%llu sleep_bytes=%llu\n",
 	       (unsigned long long)bytes, (unsigned long long)recs,
 	       (unsigned long long)sw, (unsigned long long)wk,
 	       (unsigned long long)ev, (unsigned long long)other,
 	       (unsigned long long)swb, (unsigned long long)wkb,
-	       (unsigned long long)evb, (unsigned long long)otherb);
+	       (unsigned long long)evb, (unsigned long long)otherb,
+	       (unsigned long long)sl, (unsigned long long)slb);
 	fxt_reader_close(r);
 	free(rec);
 	return 0;

@@ -49,7 +49,7 @@ FTRACE_KB=8192			# per CPU, like fxt-collect's default -b 8M
 raw=$out/raw.csv
 log=$out/guest.log
 mkdir -p "$out"
-echo "workload,tracer,rep,wall_ns,ops,ok,events,lost,out_bytes,switches,np_count,np_switches,cpu_user_s,cpu_sys_s,maxrss_kb,status,start_ms,stop_ms,np_vectors,np_names,saves,sw_bytes,other_bytes,wakeups,wk_bytes,ev_records,ev_bytes" >"$raw"
+echo "workload,tracer,rep,wall_ns,ops,ok,events,lost,out_bytes,switches,np_count,np_switches,cpu_user_s,cpu_sys_s,maxrss_kb,status,start_ms,stop_ms,np_vectors,np_names,saves,sw_bytes,other_bytes,wakeups,wk_bytes,ev_records,ev_bytes,sleeps,sleep_bytes" >"$raw"
 : >"$log"
 
 say() { echo "bench: $*" | tee -a "$log" >&2; }
@@ -162,7 +162,7 @@ run_workload() {
 # per-run results, reset by each run
 reset_vals() {
 	ok=1 events= lost= obytes= switches= npc= nps= npv= npn= cu= cs= rss= pid= status=
-	saves= wraps= records= swb= otb= wkn= wkb= evn= evb=
+	saves= wraps= records= swb= otb= wkn= wkb= evn= evb= sln= slb=
 }
 
 # stop_pid: SIGINT the tracer (through bench/rusage), wait at most 60 s,
@@ -312,7 +312,9 @@ stop_tracer() {
 		[[ $l =~ wakeups=([0-9]+) ]] && wkn=${BASH_REMATCH[1]}
 		[[ $l =~ wk_bytes=([0-9]+) ]] && wkb=${BASH_REMATCH[1]}
 		[[ $l =~ \ events=([0-9]+) ]] && evn=${BASH_REMATCH[1]}
-		[[ $l =~ ev_bytes=([0-9]+) ]] && evb=${BASH_REMATCH[1]} ;;
+		[[ $l =~ ev_bytes=([0-9]+) ]] && evb=${BASH_REMATCH[1]}
+		[[ $l =~ \ sleeps=([0-9]+) ]] && sln=${BASH_REMATCH[1]}
+		[[ $l =~ sleep_bytes=([0-9]+) ]] && slb=${BASH_REMATCH[1]} ;;
 	ftrace-sched|ftrace-all)
 		echo 0 >$T/tracing_on
 		local evs=$FTRACE_SCHED e
@@ -381,7 +383,7 @@ run_one() {
 		sed 's/^/    /' /tmp/tr.err >>"$log" 2>/dev/null
 		dmesg | tail -5 | sed 's/^/    dmesg: /' >>"$log"
 	fi
-	echo "$w,$t,$rep,$ns,$ops,$ok,$events,$lost,$obytes,$switches,$npc,$nps,$cu,$cs,$rss,$status,$((t1 - t0)),$((t3 - t2)),$npv,$npn,$saves,$swb,$otb,$wkn,$wkb,$evn,$evb" >>"$raw"
+	echo "$w,$t,$rep,$ns,$ops,$ok,$events,$lost,$obytes,$switches,$npc,$nps,$cu,$cs,$rss,$status,$((t1 - t0)),$((t3 - t2)),$npv,$npn,$saves,$swb,$otb,$wkn,$wkb,$evn,$evb,$sln,$slb" >>"$raw"
 }
 
 # perf_in_rep REP: whether perf-sched runs in repetition REP (perf_reps of
