@@ -156,22 +156,6 @@ struct fxt_name_slot {
 #define FXT_SYM_SLOTS		64	/* power of two */
 #define FXT_SYM_WAYS		4
 
-/*
- * Per-CPU memo of the unwinder's frames (fxt_sleep.c): the size of the
- * frame of the function at return address @ip, seen FXT_FRAME_SURE times
- * alike before it is trusted. Direct-mapped, 2 ways.
- */
-#define FXT_FRAME_SLOTS		64	/* power of two */
-#define FXT_FRAME_SURE		2
-#define FXT_FRAME_MIXED		0xff	/* sizes differed: never trusted */
-
-struct fxt_frame_slot {
-	unsigned long ip;	/* 0: free */
-	u32 gen;
-	u16 size;		/* bytes from its stack pointer to its caller's */
-	u8 seen;
-};
-
 struct fxt_sym_slot {
 	unsigned long addr;	/* 0: free */
 	u32 gen;
@@ -231,7 +215,6 @@ struct fxt_cpu {
 	u64 sleep_hdr, sleep_arg;	/* fxt_sleep_prepare() */
 	unsigned int sleep_len;
 	struct fxt_sym_slot syms[FXT_SYM_SLOTS];
-	struct fxt_frame_slot frames[FXT_FRAME_SLOTS];
 	char sym_buf[KSYM_SYMBOL_LEN];
 
 	/* latencies not measured: a trigger table note pushed out */

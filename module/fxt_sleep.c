@@ -140,80 +140,18 @@ void fxt_sleep_caller(struct fxt_cpu *c, unsigned long ip,
 	c->sleep_ip = ip;
 	/* the caller's stack pointer once the probe returns */
 	c->sleep_sp = frame + 2 * sizeof(long);
-	c->sleep_bp = *(unsigned long *)frame;
+	c->sleep_bp = READ_ONCE_NOCHECK(*(unsigned long *)frame);
 }
-
-#ifdef CONFIG_UNWINDER_ORC
-static struct fxt_frame_slot *fxt_frame_find(struct fxt_cpu *c,
-					     unsigned long ip, u32 gen,
-					     bool take)
-{
-	u32 h = hash_long(ip, ilog2(FXT_FRAME_SLOTS));
-	struct fxt_frame_slot *a = &c->frames[h];
-	struct fxt_frame_slot *b = &c->frames[(h + 1) & (FXT_FRAME_SLOTS - 1)];
-
-	if (a->ip == ip && a->gen == gen)
-		return a;
-	if (b->ip == ip && b->gen == gen)
-		return b;
-	if (!take)
-		return NULL;
-	a = (a->ip && a->gen == gen) ? b : a;
-	a->ip = ip;
-	a->gen = gen;
-	a->seen = 0;
-	return a;
-}
-
-/*
- * Learn what the unwinder did for one frame: from @sp at @ip to @next_sp,
- * where the caller's return address @next_ip is just below @next_sp (a
- * call frame; anything else is not learnt).
- */
-static void fxt_frame_learn(struct fxt_cpu *c, u32 gen, unsigned long ip,
-			    unsigned long sp, unsigned long next_sp,
-			    unsigned long next_ip, unsigned long hi)
-{
-	struct fxt_frame_slot *f;
-	unsigned long size = next_sp - sp;
-
-	if (next_sp <= sp || next_sp > hi || size > U16_MAX ||
-	    *(unsigned long *)(next_sp - sizeof(long)) != next_ip)
-		return;
-	f = fxt_frame_find(c, ip, gen, true);
-	if (f->seen == FXT_FRAME_MIXED)
-		return;
-	if (f->seen && f->size != size) {
-		f->seen = FXT_FRAME_MIXED;
-		return;
-	}
-	f->size = size;
-	if (f->seen < FXT_FRAME_SURE)
-		f->seen++;
-}
-#endif
 
 /*
  * The function the current task blocked in: the first return address,
  * above the scheduler's frames, that is outside them. 0 when not found.
- *
- * The ORC unwinder costs a table search per frame (a module lookup for a
- * module's frame): several times a whole switch record. But a switch into
- * D goes through the same few functions again and again, each with a
- * fixed frame size at each return address, so each CPU remembers what the
- * unwinder found (fxt_frame_learn()): a frame seen twice alike is stepped
- * over by reading the return address at the learnt size, with every read
- * checked to be on the task's stack. A return address not (yet) learnt,
- * or learnt with two sizes, sends the walk back to the unwinder, from the
- * start, which learns it.
+ * The kernel's ORC unwinder walks the frames, from where the tracepoint
+ * called the probe.
  */
 static unsigned long fxt_blocked_caller(struct fxt_cpu *c)
 {
 #ifdef CONFIG_UNWINDER_ORC
-	unsigned long lo = (unsigned long)task_stack_page(current);
-	unsigned long hi = lo + THREAD_SIZE;
-	unsigned long ip = c->sleep_ip, sp = c->sleep_sp, sp0, next;
-	u32 gen = atomic_read(&fxt_sym_gen);
 	struct pt_regs regs = {
 		.ip = c->sleep_ip,
 		.sp = c->sleep_sp,
@@ -221,41 +159,17 @@ static unsigned long fxt_blocked_caller(struct fxt_cpu *c)
 		.cs = __KERNEL_CS,
 	};
 	struct unwind_state state;
-	struct fxt_frame_slot *f;
-	bool seen_sched = false;
-	unsigned int frames;
+	bool seen_sched;
+	unsigned int frames = 1;
+	unsigned long ip;
 
-	if (!fxt_sched_text_end || !ip || sp <= lo || sp > hi)
+	if (!fxt_sched_text_end || !c->sleep_ip)
 		return 0;
-	/* The fast walk, over learnt frames. */
-	for (frames = 1; frames <= FXT_SLEEP_FRAMES_MAX; frames++) {
-		if (fxt_in_sched(ip))
-			seen_sched = true;
-		else if (seen_sched)
-			return ip;
-		else if (frames >= FXT_SLEEP_SCHED_WITHIN)
-			return 0;
-		f = fxt_frame_find(c, ip, gen, false);
-		if (!f || f->seen != FXT_FRAME_SURE)
-			break;
-		next = sp + f->size;
-		if (next > hi)
-			return 0;
-		ip = *(unsigned long *)(next - sizeof(long));
-		sp = next;
-	}
-	/* The unwinder, which learns the frames it goes through. */
-	seen_sched = false;
-	frames = 1;
-	if (fxt_in_sched(c->sleep_ip))
-		seen_sched = true;
+	seen_sched = fxt_in_sched(c->sleep_ip);
 	/* Starting from regs, the unwinder steps over their frame itself. */
-	unwind_start(&state, current, &regs, NULL);
-	if (!unwind_done(&state))
-		fxt_frame_learn(c, gen, c->sleep_ip, c->sleep_sp, state.sp,
-				state.ip, hi);
-	while (!unwind_done(&state)) {
-		/* a return address, or regs.ip; the name is checked later */
+	for (unwind_start(&state, current, &regs, NULL); !unwind_done(&state);
+	     unwind_next_frame(&state)) {
+		/* a return address; the name is checked later */
 		ip = state.ip;
 		if (!ip || ++frames > FXT_SLEEP_FRAMES_MAX ||
 		    (!seen_sched && frames > FXT_SLEEP_SCHED_WITHIN))
@@ -264,10 +178,6 @@ static unsigned long fxt_blocked_caller(struct fxt_cpu *c)
 			seen_sched = true;
 		else if (seen_sched)
 			return ip;
-		sp0 = state.sp;
-		unwind_next_frame(&state);
-		if (!unwind_done(&state))
-			fxt_frame_learn(c, gen, ip, sp0, state.sp, state.ip, hi);
 	}
 #endif
 	return 0;

@@ -49,7 +49,6 @@ void fxt_tables_reset(struct fxt_cpu *c)
 	memset(c->irq_names, 0, sizeof(c->irq_names));
 	c->irq_name_victim = 0;
 	memset(c->syms, 0, sizeof(c->syms));
-	memset(c->frames, 0, sizeof(c->frames));
 	c->sym_victim = 0;
 	c->next_string = FXT_S_FIRST_DYNAMIC;
 	c->next_thread = FXT_IRQ_THREAD_INDEX + 1;
