@@ -180,12 +180,15 @@ if os.path.exists(mpath):
             micro.setdefault(r["tracer"], []).append(r)
 mres = {}
 if micro:
-    base = med([num(r["median_ns"]) for r in micro.get("none", [])]) or 0
+    def mbase(t):
+        # real-switch rows (-real-s, -real-d) against the bracket alone
+        ref = "none" + t[t.index("-real-"):] if "-real-" in t else "none"
+        return med([num(r["median_ns"]) for r in micro.get(ref, [])]) or 0
     for t, rs in micro.items():
         m = med([num(r["median_ns"]) for r in rs])
         mres[t] = dict(n=len(rs), med=m, min=min(num(r["min_ns"]) for r in rs),
                        probes=med([num(r["probes"]) for r in rs]),
-                       net=m - base)
+                       net=m - mbase(t))
     L.append("\n## Probe cost on sched_switch, in the kernel (noise-free view)\n")
     L.append("bench/probebench calls the probes attached to sched_switch directly "
              "(interrupts off, prev = next = current), 100 batches of 200 calls, "
@@ -194,7 +197,8 @@ if micro:
     L.append("| tracer | rounds | probes | ns/call (net) | min batch ns | x ftrace | x null | x bpf | x lttng |")
     L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for t in ["none", "null-sched", "fxt-sched", "fxt-part1", "fxt-part2",
-              "fxt-sched-d", "fxt-circ", "fxt-armed", "fxt-circ-block", "fxt-armed-block",
+              "none-real-s", "none-real-d", "fxt-sched-real-s", "fxt-sched-real-d",
+              "fxt-circ", "fxt-armed", "fxt-circ-block", "fxt-armed-block",
               "ftrace-sched", "trace-cmd", "bpf-sched", "perf-sched",
               "lttng-sched"]:
         d = mres.get(t)
@@ -224,14 +228,16 @@ if any(mres.get(p) for p, _ in PARTS):
         d = mres.get(p)
         if d:
             L.append(f"| {desc} | {d['n']} | {fmt(d['net'])} |")
-    if mres.get("fxt-sched-d"):
-        L.append("\nfxt-sched-d: fxt-sched with probebench calling the probe as a "
-                 "switch into D (prev_state=2, TASK_UNINTERRUPTIBLE) from below the "
-                 "scheduler's text (the action of out_of_line_wait_on_bit(), __sched): "
-                 "the probe writes the sleep event and walks the stack with the ORC "
-                 "unwinder for the function blocked in (4 frames, then a hit in its "
-                 "per-CPU cache), as for a real switch into D (the tracepoint, "
-                 "__schedule, schedule, io_schedule, the caller).")
+    if mres.get("fxt-sched-real-d"):
+        L.append("\n-real-s, -real-d: probebench real=1, the probes on real switches: "
+                 "a kernel thread sleeps 1000 times in usleep_range_state(), in S "
+                 "(TASK_INTERRUPTIBLE) or D (TASK_UNINTERRUPTIBLE), and two probes "
+                 "of probebench's own, first and last on sched_switch, time the "
+                 "others for each of its switches; net is minus the same row with "
+                 "no tracer (none-real-s, none-real-d: the bracket alone). A switch "
+                 "into D makes fxt write the sleep event and walk the stack from "
+                 "__schedule() for the function blocked in (records.rst, "
+                 "\"Sleep states\").")
     if mres.get("fxt-circ") or mres.get("fxt-armed"):
         L.append("\nfxt-circ and fxt-armed: fxt-collect -m circular -c sched,wakeup, "
                  "without and with latency triggers (--trigger wakeup-latency=10s "
@@ -325,8 +331,8 @@ for t in ("fxt-armed", "fxt-armed-block"):
     r = mratio("bpf-sched", t)
     L.append(f"| {t} (triggers armed) probe cost < bpf-sched | probebench | {fmt(r, 2)}x | "
              f"{'-' if r is None else ('yes' if r < 1 else over(r, 1))} |")
-r = mratio("fxt-sched", "fxt-sched-d")
-L.append(f"| fxt-sched-d (a switch into D: sleep event, function) probe cost <= 3x fxt-sched | "
+r = mratio("fxt-sched-real-s", "fxt-sched-real-d")
+L.append(f"| fxt-sched-real-d (a real switch into D: sleep event, function) probe cost <= 3x fxt-sched-real-s | "
          f"probebench | {fmt(r, 2)}x | {'-' if r is None else ('yes' if r <= 3 else over(r, 3))} |")
 # sleep events (records.rst, "Sleep states"): their bytes per event fxt
 # counted, on the workloads with every category
@@ -569,7 +575,7 @@ except (OSError, subprocess.CalledProcessError) as e:
 
 # Chart 2, the noise-free view: probe cost per sched_switch call (probebench).
 mdat = os.path.join(out, "probe.dat")
-probe_tr = [t for t in ["null-sched", "fxt-part1", "fxt-part2", "fxt-sched", "fxt-sched-d", "fxt-circ", "fxt-armed",
+probe_tr = [t for t in ["null-sched", "fxt-part1", "fxt-part2", "fxt-sched", "fxt-sched-real-s", "fxt-sched-real-d", "fxt-circ", "fxt-armed",
                         "fxt-circ-block", "fxt-armed-block", "bpf-sched", "ftrace-sched",
                         "trace-cmd", "perf-sched", "lttng-sched"] if mres.get(t)]
 if probe_tr:

@@ -418,24 +418,28 @@ echo "tracer,round,median_ns,min_ns,probes,ok" >"$micro"
 now_ms phase_t
 if [[ " $phases " == *" micro "* ]]; then
 	for round in $(seq "$micro_rounds"); do
-		for t in $(printf '%s\n' none null-sched fxt-sched fxt-sched-d fxt-circ fxt-armed \
+		for t in $(printf '%s\n' none null-sched fxt-sched fxt-circ fxt-armed \
+				none-real-s none-real-d fxt-sched-real-s fxt-sched-real-d \
 				fxt-circ-block fxt-armed-block ftrace-sched trace-cmd \
 				bpf-sched perf-sched $micro_lttng $micro_parts | shuf); do
 			reset_vals
 			case $t in fxt-part*) swap_fxt /tmp/bench/mod/$t.ko || ok=0 ;; esac
 			tr=${t%-block}
-			tr=${tr%-d}
+			tr=${tr%-real-?}
 			start_tracer "$tr"
 			r="- - -"
 			# -block: every call blocks and switches in the same
 			# thread (armed: an off-cpu note, and its taking);
-			# -d: every call is a switch into D (TASK_UNINTERRUPTIBLE):
-			# the sleep event, and the unwinder's walk for the
-			# function (records.rst, "Sleep states")
-			st=0
-			[[ $t == *-block ]] && st=1
-			[[ $t == *-d ]] && st=2
-			if insmod /tmp/bench/mod/probebench.ko prev_state=$st; then
+			# -real-s, -real-d: real switches of a sleeping thread,
+			# into S or D (the sleep event, and the walk from
+			# __schedule() for the function: records.rst, "Sleep
+			# states"), bracketed by probebench's own probes
+			args="prev_state=0"
+			[[ $t == *-block ]] && args="prev_state=1"
+			[[ $t == *-real-s ]] && args="real=1 prev_state=1 batches=1000"
+			[[ $t == *-real-d ]] && args="real=1 prev_state=2 batches=1000"
+			# shellcheck disable=SC2086 # args: several parameters
+			if insmod /tmp/bench/mod/probebench.ko $args; then
 				read -r r </sys/module/probebench/parameters/result
 				rmmod probebench
 			else

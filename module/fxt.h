@@ -162,6 +162,25 @@ struct fxt_sym_slot {
 	u16 index;
 };
 
+/*
+ * Per-CPU cache of how to step over vmlinux frames, from the kernel's ORC
+ * table (fxt_stack.c): return address -> the ORC rule for its frame;
+ * sp_reg ORC_REG_UNDEFINED (0) for a frame only the unwinder steps over.
+ * Direct-mapped; never stale (vmlinux text does not change).
+ */
+#define FXT_FRAME_SLOTS		32	/* power of two */
+
+struct fxt_frame_slot {
+	unsigned long ret;	/* 0: free */
+	s16 sp_offset, bp_offset;
+	u8 sp_reg, bp_reg;
+};
+
+/* A frame being stepped over: its return address, stack, frame pointer */
+struct fxt_frame {
+	unsigned long ret, sp, bp;
+};
+
 /* Everything a CPU owns. Only probes on that CPU write it (plus control). */
 struct fxt_cpu {
 	unsigned int cpu;
@@ -215,6 +234,7 @@ struct fxt_cpu {
 	u64 sleep_hdr, sleep_arg;	/* fxt_sleep_prepare() */
 	unsigned int sleep_len;
 	struct fxt_sym_slot syms[FXT_SYM_SLOTS];
+	struct fxt_frame_slot frames[FXT_FRAME_SLOTS];
 	char sym_buf[KSYM_SYMBOL_LEN];
 
 	/* latencies not measured: a trigger table note pushed out */
@@ -285,6 +305,12 @@ struct fxt_waker {
 	bool by_thread;		/* koid is the thread that ran it */
 	bool deferred;		/* written later, maybe on another CPU */
 };
+
+/* fxt_stack.c */
+unsigned long fxt_kernel_symbol(const char *name);
+void fxt_stack_init(void);
+bool fxt_stack_walkable(void);
+bool fxt_stack_step(struct fxt_cpu *c, struct fxt_frame *f);
 
 /* fxt_sleep.c */
 int fxt_sleep_init(void);

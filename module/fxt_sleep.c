@@ -54,28 +54,6 @@ static unsigned long fxt_sched_text_start __ro_after_init;
 static unsigned long fxt_sched_text_end __ro_after_init;
 static atomic_t fxt_sym_gen = ATOMIC_INIT(1);
 
-/* The address of a kernel symbol, by name: 0 when it cannot be had. */
-static unsigned long __init fxt_symbol_address(const char *name)
-{
-#ifdef CONFIG_KPROBES
-	struct kprobe kp = {
-		.symbol_name = name,
-		.flags = KPROBE_FLAG_DISABLED,
-	};
-	int ret = register_kprobe(&kp);
-
-	/*
-	 * The address is resolved before any check that can refuse the
-	 * probe (a section label is no place for one): keep it either way.
-	 */
-	if (!ret)
-		unregister_kprobe(&kp);
-	return IS_ERR_OR_NULL(kp.addr) ? 0 : (unsigned long)kp.addr;
-#else
-	return 0;
-#endif
-}
-
 static int fxt_sleep_module_event(struct notifier_block *nb,
 				  unsigned long action, void *data)
 {
@@ -95,8 +73,8 @@ static struct notifier_block fxt_sleep_module_nb = {
  */
 int __init fxt_sleep_init(void)
 {
-	unsigned long start = fxt_symbol_address("__sched_text_start");
-	unsigned long end = fxt_symbol_address("__sched_text_end");
+	unsigned long start = fxt_kernel_symbol("__sched_text_start");
+	unsigned long end = fxt_kernel_symbol("__sched_text_end");
 	unsigned long sched = (unsigned long)&schedule;
 
 	/* Sanity: schedule() is __sched. Else no function is named. */
@@ -106,6 +84,7 @@ int __init fxt_sleep_init(void)
 	} else {
 		pr_info("fxt: scheduler text not found: sleep events name no function\n");
 	}
+	fxt_stack_init();
 	return register_module_notifier(&fxt_sleep_module_nb);
 }
 
@@ -144,12 +123,10 @@ void fxt_sleep_caller(struct fxt_cpu *c, unsigned long ip,
 }
 
 /*
- * The function the current task blocked in: the first return address,
- * above the scheduler's frames, that is outside them. 0 when not found.
- * The kernel's ORC unwinder walks the frames, from where the tracepoint
- * called the probe.
+ * fxt_blocked_caller() by the kernel's ORC unwinder, from where the
+ * tracepoint called the probe: every frame, whatever its kind.
  */
-static unsigned long fxt_blocked_caller(struct fxt_cpu *c)
+static unsigned long fxt_unwind_blocked_caller(struct fxt_cpu *c)
 {
 #ifdef CONFIG_UNWINDER_ORC
 	struct pt_regs regs = {
@@ -163,8 +140,6 @@ static unsigned long fxt_blocked_caller(struct fxt_cpu *c)
 	unsigned int frames = 1;
 	unsigned long ip;
 
-	if (!fxt_sched_text_end || !c->sleep_ip)
-		return 0;
 	seen_sched = fxt_in_sched(c->sleep_ip);
 	/* Starting from regs, the unwinder steps over their frame itself. */
 	for (unwind_start(&state, current, &regs, NULL); !unwind_done(&state);
@@ -181,6 +156,37 @@ static unsigned long fxt_blocked_caller(struct fxt_cpu *c)
 	}
 #endif
 	return 0;
+}
+
+/*
+ * The function the current task blocked in: the first return address,
+ * above the scheduler's frames, that is outside them. 0 when not found.
+ * From where the tracepoint called the probe, fxt steps over vmlinux's
+ * ordinary frames itself (fxt_stack.c); at the first frame it cannot
+ * step, the kernel's ORC unwinder walks them all again.
+ */
+static unsigned long fxt_blocked_caller(struct fxt_cpu *c)
+{
+	struct fxt_frame f = {
+		.ret = c->sleep_ip, .sp = c->sleep_sp, .bp = c->sleep_bp,
+	};
+	bool seen_sched = fxt_in_sched(f.ret);
+	unsigned int frames = 1;
+
+	if (!fxt_sched_text_end || !f.ret)
+		return 0;
+	if (!fxt_stack_walkable())
+		return fxt_unwind_blocked_caller(c);
+	while (fxt_stack_step(c, &f)) {
+		if (++frames > FXT_SLEEP_FRAMES_MAX ||
+		    (!seen_sched && frames > FXT_SLEEP_SCHED_WITHIN))
+			return 0;
+		if (fxt_in_sched(f.ret))
+			seen_sched = true;
+		else if (seen_sched)
+			return f.ret;
+	}
+	return fxt_unwind_blocked_caller(c);
 }
 
 /*

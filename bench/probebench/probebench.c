@@ -21,6 +21,13 @@
  * (read the reserve word, read the clock, local_cmpxchg() it forward,
  * store two words, smp_wmb(), local_add() the commit count, local_inc()
  * the record count), without the thread lookups.
+ *
+ * real=1 times the probes on real switches instead (pb_real()): a kernel
+ * thread sleeps `batches` times in usleep_range_state(), switching out
+ * in prev_state (1: S, 2: D), and two probes of probebench's own, run
+ * first and last on sched_switch, bracket the others for each of its
+ * switches. A switch into D is walked from __schedule() as in any
+ * workload, which a direct call from this module cannot show.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -30,7 +37,8 @@
 #include <linux/slab.h>
 #include <linux/ktime.h>
 #include <linux/percpu.h>
-#include <linux/wait_bit.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
 #include <asm/local.h>
 
 static unsigned int calls = 200, batches = 100;
@@ -44,11 +52,13 @@ module_param(part, uint, 0444);
  * The prev_state passed (0: TASK_RUNNING, as a preemption leaves it). 1
  * (TASK_INTERRUPTIBLE) makes every call a block and a switch in of the
  * same thread: with fxt's off-cpu trigger armed, a note and its taking.
- * 2 (TASK_UNINTERRUPTIBLE): every call a switch into D, for which fxt
- * writes its sleep event and looks for the function blocked in.
+ * With real=1, the state the sleeping thread switches out in (1 or 2).
  */
 static unsigned int prev_state;
 module_param(prev_state, uint, 0444);
+
+static unsigned int real;
+module_param(real, uint, 0444);
 
 static char result[64];
 module_param_string(result, result, sizeof(result), 0444);
@@ -167,25 +177,99 @@ static noinline void pb_measure(void)
 }
 
 /*
- * prev_state 2 (TASK_UNINTERRUPTIBLE): the batches run as a real switch
- * into D would call the probes, from below the scheduler's text: as the
- * "action" of out_of_line_wait_on_bit(), which is __sched, like
- * __wait_on_bit() that calls it, so a probe that walks the stack for the
- * function a thread blocked in (fxt) walks about as far as it does from
- * __schedule() (the tracepoint, __schedule, schedule, io_schedule, the
- * caller) and finds pb_wait_for_bit(), as the caller.
+ * real=1: the probes on real switches. pb_first() and pb_last() are
+ * registered on sched_switch with the highest and lowest priority, so the
+ * tracepoint calls every other probe between them; for each switch out of
+ * pb_sleeper() in prev_state, pb_last() stores the time since pb_first().
+ * The bracket's own cost (two clock reads, the calls) is what the same
+ * row with no tracer measures.
  */
-static unsigned long pb_bit = 1;
+#define PB_FIRST_PRIO	10000
+#define PB_LAST_PRIO	(-10000)
 
-static int pb_action(struct wait_bit_key *key, int mode)
+static struct task_struct *pb_task;
+static unsigned int pb_state, pb_n;
+static u64 pb_t0;
+
+static void pb_first(void *data, bool preempt, struct task_struct *prev,
+		     struct task_struct *next, unsigned int state)
 {
-	pb_measure();
-	return 1;	/* done: ends the wait */
+	if (prev == pb_task && !preempt && state == pb_state)
+		pb_t0 = ktime_get_ns();
 }
 
-static noinline void pb_wait_for_bit(void)
+static void pb_last(void *data, bool preempt, struct task_struct *prev,
+		    struct task_struct *next, unsigned int state)
 {
-	out_of_line_wait_on_bit(&pb_bit, 0, pb_action, TASK_UNINTERRUPTIBLE);
+	u64 t1 = ktime_get_ns();
+
+	if (prev != pb_task || preempt || state != pb_state || !pb_t0)
+		return;
+	/* no wake-up here: the runqueue is locked (pb_real() polls) */
+	if (pb_n < batches)
+		pb_times[pb_n++] = t1 - pb_t0;
+	pb_t0 = 0;
+}
+
+/* The function the sleeps are in: what fxt names for a switch into D */
+static noinline void pb_sleep(unsigned int state)
+{
+	usleep_range_state(20, 40, state);
+}
+
+static int pb_sleeper(void *arg)
+{
+	while (!kthread_should_stop()) {
+		if (READ_ONCE(pb_n) < batches)
+			pb_sleep(pb_state);
+		else
+			schedule_timeout_interruptible(HZ / 50);
+	}
+	return 0;
+}
+
+/* The real switches' times in pb_times[], and the other probes' count */
+static int pb_real(void)
+{
+	unsigned long deadline = jiffies + 120 * HZ;
+	struct tracepoint_func *f;
+	int ret;
+
+	if (prev_state != 1 && prev_state != 2)
+		return -EINVAL;
+	pb_state = prev_state == 2 ? TASK_UNINTERRUPTIBLE : TASK_INTERRUPTIBLE;
+	ret = tracepoint_probe_register_prio(pb_tp, pb_first, NULL,
+					     PB_FIRST_PRIO);
+	if (ret)
+		return ret;
+	ret = tracepoint_probe_register_prio(pb_tp, pb_last, NULL,
+					     PB_LAST_PRIO);
+	if (ret)
+		goto out_first;
+	pb_task = kthread_run(pb_sleeper, NULL, "probebench");
+	if (IS_ERR(pb_task)) {
+		ret = PTR_ERR(pb_task);
+		pb_task = NULL;
+		goto out_last;
+	}
+	while (READ_ONCE(pb_n) < batches && time_before(jiffies, deadline))
+		msleep(20);
+	if (READ_ONCE(pb_n) < batches)
+		ret = -ETIMEDOUT;
+	rcu_read_lock_sched();
+	pb_nprobes = 0;
+	for (f = rcu_dereference_sched(pb_tp->funcs); f && f->func; f++)
+		pb_nprobes++;
+	rcu_read_unlock_sched();
+	pb_nprobes -= 2;	/* the bracket */
+out_last:
+	tracepoint_probe_unregister(pb_tp, pb_last, NULL);
+out_first:
+	tracepoint_probe_unregister(pb_tp, pb_first, NULL);
+	tracepoint_synchronize_unregister();
+	if (pb_task)
+		kthread_stop(pb_task);
+	return ret;
 }
 
 static int __init pb_init(void)
@@ -204,14 +288,22 @@ static int __init pb_init(void)
 		return -ENOMEM;
 	}
 	pb_times = t;
-	if (prev_state == TASK_UNINTERRUPTIBLE && !part)
-		pb_wait_for_bit();
-	else
+	if (real) {
+		int ret = pb_real();
+
+		if (ret) {
+			kfree(t);
+			free_percpu(pb_buf);
+			return ret;
+		}
+	} else {
 		pb_measure();
+	}
 	nprobes = pb_nprobes;
 	sort(t, batches, sizeof(*t), pb_cmp, NULL);
 	snprintf(result, sizeof(result), "%llu %llu %u",
-		 div_u64(t[batches / 2], calls), div_u64(t[0], calls), nprobes);
+		 div_u64(t[batches / 2], real ? 1 : calls),
+		 div_u64(t[0], real ? 1 : calls), nprobes);
 	kfree(t);
 	free_percpu(pb_buf);
 	pb_buf = NULL;
