@@ -132,7 +132,7 @@ static void on_event(struct json *j, const struct fxt_record *rec, uint64_t ts)
 		char letter = fxt_sleep_event(rec, &blocked_in);
 
 		if (letter)	/* shown as an instant too, as Perfetto does */
-			json_on_sleep(j, rec, letter, blocked_in);
+			sleep_pairs_event(&j->sleeps, rec, letter, blocked_in);
 	}
 	json_ev_open(j);
 	OB_LIT(o, "\"name\":");
@@ -173,17 +173,12 @@ static void on_kobj(struct json *j, const struct fxt_record *rec)
 {
 	const struct fxt_kobj_info *k = fxt_merge_kobj(j->m, rec->u.kobj.obj_type,
 						       rec->u.kobj.koid);
-	struct fxt_str name = rec->u.kobj.name;
+	struct fxt_str name = fxt_merge_kobj_name(j->m, rec);
 	uint64_t koid = rec->u.kobj.koid;
 	struct jthread *t;
 
 	if (!name.data || !name.len)
 		return;
-	/* A record older (by "named_at") than one already read: the newest. */
-	if (k && k->named_at > rec->u.kobj.named_at && k->name_len) {
-		name.data = k->name;
-		name.len = k->name_len;
-	}
 	if (rec->u.kobj.obj_type == FXT_OBJ_PROCESS) {
 		json_meta(j, "process_name", koid, koid, name.data, name.len);
 	} else if (rec->u.kobj.obj_type == FXT_OBJ_THREAD) {
@@ -277,7 +272,7 @@ int fxt_json_convert(struct fxt_merge *m, struct outbuf *o, struct progress *pg)
 	OB_LIT(o, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"converter\":\"fxt-dump --json\"}}\n");
 	free(j.threads);
 	free(j.cpus);
-	json_sleeps_free(&j);
+	sleep_pairs_free(&j.sleeps);
 	fxt_u64map_free(&j.map);
 	return fxt_merge_status(m);
 }

@@ -12,6 +12,7 @@
 
 #include "json.h"
 #include "name_intern.h"
+#include "sleep_pairs.h"
 #include "u64map.h"
 
 #define DSTACK_MAX	16	/* nesting kept per thread */
@@ -52,17 +53,11 @@ struct jthread {
 	bool pid_known;		/* from a thread ref or a kernel object record */
 	bool woken;		/* Runnable because of a wakeup (else preempted) */
 	char sleep;		/* Sleeping/Stopped after a sleep event: its letter */
-	uint32_t sleep_fn;	/* its blocked_in (json.fns), UINT32_MAX if none */
+	uint32_t sleep_fn;	/* its blocked_in (json.sleeps.fns), UINT32_MAX if none */
 	struct dstack *stack;
 };
 
 /* A provider's sleep event, waiting for the provider's next switch. */
-struct jsleep {
-	char letter;		/* 0: none */
-	uint32_t fn;		/* blocked_in (json.fns), UINT32_MAX if none */
-	uint64_t tid;
-};
-
 struct jcpu {
 	bool seen;		/* metadata written */
 	bool valid;		/* tid/since describe the running thread */
@@ -83,10 +78,7 @@ struct json {
 	struct jcpu *cpus;
 	size_t ncpus;
 	bool cpus_named;
-	/* sleep events (json_sched.c): pending by provider, function names */
-	struct jsleep *sleeps;
-	size_t nsleeps;
-	struct name_intern fns;	/* blocked_in names, by function id */
+	struct sleep_pairs sleeps;	/* sleep events, function names */
 	bool first;
 	uint64_t last_ns;
 	uint64_t flow_id;
@@ -118,9 +110,5 @@ void json_cpu_close(struct json *j, unsigned int cpu, struct jcpu *c, uint64_t t
 void json_thread_set(struct json *j, struct jthread *t, enum jstate_kind state, uint64_t ts);
 void json_on_switch(struct json *j, const struct fxt_record *rec, uint64_t ts);
 void json_on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts);
-/* A sleep event (fxt_sleep_event()): for the next switch of its provider. */
-void json_on_sleep(struct json *j, const struct fxt_record *rec, char letter,
-		   struct fxt_str blocked_in);
-void json_sleeps_free(struct json *j);
 
 #endif /* FXT_DUMP_JSON_INTERNAL_H */

@@ -109,7 +109,7 @@ void json_thread_set(struct json *j, struct jthread *t, enum jstate_kind state, 
 			OB_LIT(o, ",\"args\":{\"reason\":\"");
 			fxt_ob_puts(o, t->woken ? "woken" : "preempted");
 			OB_LIT(o, "\"}}");
-		} else if (slept && (fn = name_intern_text(&j->fns, t->sleep_fn, &fn_len))) {
+		} else if (slept && (fn = name_intern_text(&j->sleeps.fns, t->sleep_fn, &fn_len))) {
 			OB_LIT(o, ",\"args\":{\"" FXT_ARG_NAME_BLOCKED_IN "\":");
 			fxt_ob_json_str(o, fn, fn_len);
 			OB_LIT(o, "}}");
@@ -147,34 +147,18 @@ void json_on_switch(struct json *j, const struct fxt_record *rec, uint64_t ts)
 	struct jthread *to, *ti;
 	struct jcpu *c;
 	char es[2] = { st < 6 ? end_state_letter[st] : '?', 0 };
-	uint8_t in_prio = rec->u.sw.in_prio, out_prio = rec->u.sw.out_prio;
-	struct jsleep *sl = rec->provider < j->nsleeps ? &j->sleeps[rec->provider] : NULL;
-	uint32_t fn = UINT32_MAX;
-	char sleep = 0;
-	unsigned int i;
+	int32_t in_prio32, out_prio32;
+	uint8_t in_prio, out_prio;
+	uint32_t fn;
+	char sleep;
 
-	if (!v1) {
-		for (i = 0; i < rec->nargs; i++) {
-			const struct fxt_arg *a = &rec->args[i];
-
-			if (a->type != FXT_ARG_INT32 || !a->name.data)
-				continue;
-			if (NAME_IS(a->name, FXT_ARG_NAME_INCOMING_WEIGHT))
-				in_prio = (uint8_t)a->v.i32;
-			else if (NAME_IS(a->name, FXT_ARG_NAME_OUTGOING_WEIGHT))
-				out_prio = (uint8_t)a->v.i32;
-		}
-	}
+	fxt_switch_prios(rec, &out_prio32, &in_prio32);
+	in_prio = (uint8_t)in_prio32;
+	out_prio = (uint8_t)out_prio32;
 	/* The provider's sleep event, when this switch switches its thread out. */
-	if (sl && sl->letter) {
-		if (out->defined && out->tid == sl->tid &&
-		    (st == FXT_THREAD_BLOCKED || st == FXT_THREAD_SUSPENDED)) {
-			sleep = sl->letter;
-			fn = sl->fn;
-			es[0] = sleep;
-		}
-		sl->letter = 0;
-	}
+	sleep = sleep_pairs_switch(&j->sleeps, rec, &fn);
+	if (sleep)
+		es[0] = sleep;
 	c = cpu_get(j, rec->cpu);
 	if (!c)
 		return;
@@ -283,35 +267,4 @@ void json_on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts)
 		fxt_ob_u64(o, id);
 		fxt_ob_putc(o, '}');
 	}
-}
-
-/* ------------------------------------------------------------------ */
-/* Sleep events.                                                        */
-
-#define FN_NAME_MAX	255	/* fxt.ko cuts names there too */
-
-void json_on_sleep(struct json *j, const struct fxt_record *rec, char letter,
-		   struct fxt_str blocked_in)
-{
-	struct jsleep *s;
-
-	if (rec->provider >= FXT_MAX_CPUS || !rec->u.event.thread.defined)
-		return;
-	if (rec->provider >= j->nsleeps) {
-		s = grow_zeroed(j->sleeps, &j->nsleeps, rec->provider, 8, sizeof(*s));
-		if (!s)
-			return;
-		j->sleeps = s;
-	}
-	s = &j->sleeps[rec->provider];
-	s->letter = letter;
-	s->tid = rec->u.event.thread.tid;
-	s->fn = blocked_in.len ? name_intern(&j->fns, blocked_in.data, blocked_in.len, FN_NAME_MAX)
-				: UINT32_MAX;
-}
-
-void json_sleeps_free(struct json *j)
-{
-	name_intern_free(&j->fns);
-	free(j->sleeps);
 }

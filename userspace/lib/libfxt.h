@@ -548,6 +548,11 @@ const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, unsigned i
 					   uint64_t koid);
 const struct fxt_kobj_info *fxt_merge_thread_at(const struct fxt_merge *m,
 						uint64_t koid, uint64_t ns);
+/*
+ * A kernel object record's name, or the newer one its koid already has
+ * when the record is older by "named_at" (a restated name): the newest.
+ */
+struct fxt_str fxt_merge_kobj_name(const struct fxt_merge *m, const struct fxt_record *rec);
 
 /* ------------------------------------------------------------------ */
 /* Newest names: fxt-collect's trailer (lib/name_trailer.c).            */
@@ -602,6 +607,13 @@ static inline struct fxt_str fxt_str(const char *s)
  * it has none (no argument, one of another type, an undefined index).
  */
 char fxt_sleep_event(const struct fxt_record *rec, struct fxt_str *blocked_in);
+
+/*
+ * A context switch's priorities: the legacy switch's fields, or the wide
+ * one's "outgoing_weight" / "incoming_weight" int32 arguments (0 when
+ * absent). Documentation/records.rst, "Context switch".
+ */
+void fxt_switch_prios(const struct fxt_record *rec, int32_t *out_prio, int32_t *in_prio);
 
 /* Names of record types, event types, argument types, thread states. */
 const char *fxt_record_type_name(unsigned int type);

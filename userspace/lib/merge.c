@@ -452,6 +452,18 @@ const struct fxt_kobj_info *fxt_merge_kobj(const struct fxt_merge *m, unsigned i
 	return m->n ? fxt_reader_kobj(m->c[0].r, type, koid) : NULL;
 }
 
+struct fxt_str fxt_merge_kobj_name(const struct fxt_merge *m, const struct fxt_record *rec)
+{
+	const struct fxt_kobj_info *k = fxt_merge_kobj(m, rec->u.kobj.obj_type, rec->u.kobj.koid);
+	struct fxt_str name = rec->u.kobj.name;
+
+	if (k && k->named_at > rec->u.kobj.named_at && k->name_len) {
+		name.data = k->name;
+		name.len = k->name_len;
+	}
+	return name;
+}
+
 const struct fxt_kobj_info *fxt_merge_thread_at(const struct fxt_merge *m,
 						uint64_t koid, uint64_t ns)
 {
