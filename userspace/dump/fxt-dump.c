@@ -8,10 +8,13 @@
  *                          Documentation/records.rst; one line per defect
  *   fxt-dump --json FILE   JSON Trace Event Format for chrome://tracing and
  *                          Perfetto's JSON importer
+ *   fxt-dump --perfetto FILE
+ *                          a Perfetto protobuf trace: Linux thread states
+ *                          (D, I, ...) and blocked functions (perfetto.c)
  *
- * All three stream the archive in constant memory: the dump and --check
- * read it once with libfxt's reader, --json twice with its merge
- * (lib/merge.c: the record headers of the whole file, then the records).
+ * All stream the archive: the dump and --check read it once with libfxt's
+ * reader, --json and --perfetto twice with its merge (lib/merge.c: the
+ * record headers of the whole file, then the records).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,6 +27,7 @@
 #include "libfxt.h"
 #include "outbuf.h"
 #include "json.h"
+#include "perfetto.h"
 #include "progress.h"
 
 static const char usage[] =
@@ -40,6 +44,14 @@ static const char usage[] =
 "                tracks; timestamps in microseconds. Needs a regular file to\n"
 "                read the CPUs in time order: from a pipe it warns and\n"
 "                converts in file order (thread states may then be wrong)\n"
+"  -p, --perfetto  convert to a Perfetto protobuf trace (ui.perfetto.dev,\n"
+"                trace_processor_shell) of the scheduling records, as\n"
+"                Perfetto's ftrace data source would record them: thread\n"
+"                states as Linux says them (D, I, P, t, R+ besides S, T,\n"
+"                Z, X), the function a D sleep blocked in\n"
+"                (thread_state.blocked_function), wakeups, thread and\n"
+"                process names. Not yet converted: interrupts and other\n"
+"                events. Binary: redirect standard output to a file\n"
 "  -h, --help    show this help and exit\n"
 "\n"
 "Without an option every record is printed as: offset, record type, and its\n"
@@ -95,13 +107,14 @@ static int on_diag(void *ctx, uint64_t offset, enum fxt_diag_id id, const char *
 
 /* ------------------------------------------------------------------ */
 
-enum mode { MODE_DUMP, MODE_CHECK, MODE_JSON };
+enum mode { MODE_DUMP, MODE_CHECK, MODE_JSON, MODE_PERFETTO };
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "check", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "perfetto", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -114,13 +127,16 @@ int main(int argc, char **argv)
 	int c, rc = 0, n;
 	bool out_tty = isatty(STDOUT_FILENO);
 
-	while ((c = getopt_long(argc, argv, "cjh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "cjph", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			mode = MODE_CHECK;
 			break;
 		case 'j':
 			mode = MODE_JSON;
+			break;
+		case 'p':
+			mode = MODE_PERFETTO;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -153,7 +169,7 @@ int main(int argc, char **argv)
 	fxt_reader_check_durations(r, mode == MODE_CHECK);
 	fxt_reader_check_sleeps(r, mode == MODE_CHECK);
 
-	if (mode == MODE_JSON) {
+	if (mode == MODE_JSON || mode == MODE_PERFETTO) {
 		struct fxt_merge *m;
 
 		/* Time order across providers: the reader r is not used. */
@@ -172,7 +188,10 @@ int main(int argc, char **argv)
 				prog, path);
 		fxt_progress_init(&pg, prog, STDERR_FILENO, fxt_merge_size(m), PROGRESS_MIN_BYTES,
 			      !out_tty);
-		n = fxt_json_convert(m, o, &pg);
+		if (mode == MODE_JSON)
+			n = fxt_json_convert(m, o, &pg);
+		else
+			n = fxt_perfetto_convert(m, o, &pg);
 		fxt_merge_close(m);
 	} else {
 		uint64_t k = 0;

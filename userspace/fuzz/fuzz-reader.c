@@ -8,8 +8,9 @@
  *     record decoded without a diagnostic must re-encode to exactly its
  *     own bytes (fxt_write_record), and the re-encoded stream must read
  *     back without a malformed record;
- *  2. the JSON conversion runs over the input (time-ordered merge);
- *  3. fxt-dump (dump, --check, --json) and fxt-report (text, CSV, two
+ *  2. the JSON and Perfetto conversions run over the input (time-ordered
+ *     merge);
+ *  3. fxt-dump (dump, --check, --json, --perfetto) and fxt-report (text, CSV, two
  *     threads) run on
  *     it, their main()s linked in as fxt_dump_main / fxt_report_main.
  * Run with -close_fd_mask=3: the tools' output is not wanted.
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "perfetto.h"
 #include "libfxt.h"
 #include "outbuf.h"
 
@@ -129,10 +131,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fxt_json_convert(m, &ob, NULL);
 		fxt_merge_close(m);
 	}
+	m = fxt_merge_open(in_path);
+	if (m) {
+		fxt_ob_init(&ob, -1, fxt_ob_mem, 4096);
+		fxt_perfetto_convert(m, &ob, NULL);
+		fxt_merge_close(m);
+	}
 
 	tool(fxt_dump_main, "fxt-dump", NULL);
 	tool(fxt_dump_main, "fxt-dump", "--check");
 	tool(fxt_dump_main, "fxt-dump", "--json");
+	tool(fxt_dump_main, "fxt-dump", "--perfetto");
 	tool(fxt_report_main, "fxt-report", NULL);
 	tool(fxt_report_main, "fxt-report", "--csv");
 	tool(fxt_report_main, "fxt-report", "--threads=2");

@@ -7,8 +7,9 @@
 # UBSan in BUILD_DIR:
 #   1. unit-tests (library: writer, reader, round trips, every diagnostic,
 #      truncation, formatting, histograms);
-#   2. golden archives: fxt-dump, --check, --json, fxt-report and --csv
-#      output compared with tests/golden/, JSON validated by check-json.py;
+#   2. golden archives: fxt-dump, --check, --json, --perfetto (decoded by
+#      perfetto-decode.py), fxt-report and --csv output compared with
+#      tests/golden/, JSON validated by check-json.py;
 #      those mkarchive lists as "perfetto": selftests/perfetto-check passes
 #      (its Perfetto side only with a trace processor, else one skip);
 #      tests/spec-decode.py, a decoder written from the specification
@@ -116,6 +117,15 @@ for name in $(awk '$2 == "golden" { print $1 }' "$tmp/list"); do
 	rc=$?
 	if [ $rc -eq 0 ] && [ ! -s "$name.err" ]; then compare "$name" json "$name.json"; else bad "fxt-dump --json $name: $rc"; fi
 	if "$PY" "$T/check-json.py" "$name.json" >&2; then ok; else bad "check-json $name"; fi
+	# --perfetto: decoded by a protobuf decoder of its own, as text
+	"$B/fxt-dump" --perfetto "$name.fxt" >"$name.pftrace" 2>"$name.err"
+	rc=$?
+	if [ $rc -eq 0 ] && [ ! -s "$name.err" ] &&
+	   "$PY" "$T/perfetto-decode.py" "$name.pftrace" >"$name.perfetto"; then
+		compare "$name" perfetto "$name.perfetto"
+	else
+		bad "fxt-dump --perfetto $name: $rc $(cat "$name.err")"
+	fi
 	if [ $have_report = 1 ]; then
 		"$B/fxt-report" "$name.fxt" >"$name.report" 2>"$name.err"
 		rc=$?
@@ -186,6 +196,9 @@ while read -r name golden sev; do
 	"$B/fxt-dump" "$name.fxt" >/dev/null 2>&1; sane $? "fxt-dump $name"
 	"$B/fxt-dump" --json "$name.fxt" >"$name.json" 2>/dev/null; sane $? "fxt-dump --json $name"
 	if "$PY" "$T/check-json.py" "$name.json" >&2; then ok; else bad "check-json $name"; fi
+	"$B/fxt-dump" --perfetto "$name.fxt" >"$name.pftrace" 2>/dev/null
+	sane $? "fxt-dump --perfetto $name"
+	if "$PY" "$T/perfetto-decode.py" "$name.pftrace" >/dev/null; then ok; else bad "perfetto-decode $name"; fi
 	if [ $have_report = 1 ]; then
 		"$B/fxt-report" "$name.fxt" >/dev/null 2>&1; sane $? "fxt-report $name"
 	fi
@@ -222,6 +235,8 @@ for f in "$T"/inputs/*; do
 	"$B/fxt-dump" --check "$f" >/dev/null 2>&1; sane $? "fxt-dump --check $n"
 	"$B/fxt-dump" --json "$f" >"$tmp/in.json" 2>/dev/null; sane $? "fxt-dump --json $n"
 	if "$PY" "$T/check-json.py" "$tmp/in.json" >&2; then ok; else bad "check-json $n"; fi
+	"$B/fxt-dump" --perfetto "$f" >"$tmp/in.pftrace" 2>/dev/null; sane $? "fxt-dump --perfetto $n"
+	if "$PY" "$T/perfetto-decode.py" "$tmp/in.pftrace" >/dev/null; then ok; else bad "perfetto-decode $n"; fi
 	if [ $have_report = 1 ]; then
 		"$B/fxt-report" "$f" >/dev/null 2>&1; sane $? "fxt-report $n"
 	fi

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perfetto.c - an FXT archive as a Perfetto protobuf trace (fxt-dump
+ * --perfetto), for what FXT records cannot say to Perfetto's own FXT
+ * importer: a thread in D (or I, P, t), and the function it blocked in.
+ *
+ * Perfetto's FXT importer writes its thread states itself, from Zircon's
+ * states: every sleep is S there. Its ftrace importer knows Linux's. So
+ * the scheduling records are written as the ftrace events Perfetto's
+ * ftrace data source records (packets of FtraceEventBundle, one CPU
+ * each, on one packet sequence):
+ *  - a context switch is sched_switch, its outgoing state as ftrace says
+ *    it (perfetto_proto.h, PF_STATE_*): S, or the letter of the sleep
+ *    event just before it (D, I, P, t), T, Z, X, R+ for a preemption;
+ *  - a D sleep event's blocked_in is sched_blocked_reason, its caller an
+ *    interned kernel symbol (InternedData.kernel_symbols): Perfetto's
+ *    thread_state.blocked_function;
+ *  - a wakeup that changes a state is sched_waking, from the waker;
+ *  - thread and process kernel objects are ProcessTree packets (the
+ *    thread's process, the names), one for each run of them.
+ * Everything else of the archive (interrupts, events, counters) is not
+ * written yet. Timestamps are the archive's (boot time, ns), which is
+ * Perfetto's default clock.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "name_intern.h"
+#include "perfetto.h"
+#include "perfetto_proto.h"
+#include "protobuf.h"
+#include "sleep_pairs.h"
+#include "u64map.h"
+
+#define PF_SEQUENCE	1		/* the one packet sequence written */
+#define PF_BUNDLE_MAX	(64 << 10)	/* bytes of events per bundle */
+#define PF_NAME_MAX	63
+
+/* Is the string s (a struct fxt_str) the literal lit? */
+#define NAME_IS(s, lit)	((s).len == sizeof(lit) - 1 && (s).data && \
+			 !memcmp((s).data, (lit), sizeof(lit) - 1))
+
+struct pthread {
+	uint64_t tid, pid;
+	uint8_t name_len;
+	char name[PF_NAME_MAX];
+};
+
+struct pf {
+	struct fxt_merge *m;
+	struct outbuf *o;
+	struct pbuf out, packet, msg, ev, body;
+	struct pbuf *bundles;	/* by CPU: FtraceEvent fields not yet written */
+	size_t nbundles;
+	struct pbuf tree;	/* ProcessTree fields not yet written */
+	uint64_t last_ns;
+	struct pthread *threads;
+	size_t nthreads, cap;
+	struct u64map map;
+	struct sleep_pairs sleeps;	/* blocked_in names: iid = function id + 1 */
+	size_t syms_written;
+	bool failed;
+};
+
+/* Write the packet built in pf->packet, on the sequence. */
+static void emit_packet(struct pf *pf)
+{
+	pb_varint_field(&pf->packet, PF_PACKET_SEQUENCE_ID, PF_SEQUENCE);
+	pb_msg(&pf->out, PF_TRACE_PACKET, &pf->packet);
+	if (pf->out.failed)
+		pf->failed = true;
+	else
+		fxt_ob_write(pf->o, pf->out.p, pf->out.len);
+	pb_reset(&pf->out);
+}
+
+/* Write the events gathered for a CPU as one FtraceEventBundle packet. */
+static void flush_bundle(struct pf *pf, size_t cpu)
+{
+	struct pbuf *b = &pf->bundles[cpu];
+
+	if (!b->len && !b->failed)
+		return;
+	pb_varint_field(&pf->msg, PF_BUNDLE_CPU, cpu);
+	if (b->failed)
+		pf->msg.failed = true;
+	pb_raw(&pf->msg, b->p, b->len);
+	pb_msg(&pf->packet, PF_PACKET_FTRACE_EVENTS, &pf->msg);
+	emit_packet(pf);
+	pb_reset(b);
+}
+
+/* Write the names gathered (kernel objects read in a row) as one packet. */
+static void flush_tree(struct pf *pf)
+{
+	if (!pf->tree.len && !pf->tree.failed)
+		return;
+	pb_varint_field(&pf->packet, PF_PACKET_TIMESTAMP, pf->last_ns);
+	pb_msg(&pf->packet, PF_PACKET_PROCESS_TREE, &pf->tree);
+	emit_packet(pf);
+}
+
+/* Add the event built in pf->body (field type of FtraceEvent) for cpu. */
+static void add_event(struct pf *pf, unsigned int cpu, uint64_t ts, uint64_t pid,
+		      unsigned int type)
+{
+	struct pbuf *b;
+
+	flush_tree(pf);
+	if (cpu >= pf->nbundles) {
+		b = grow_zeroed(pf->bundles, &pf->nbundles, cpu, 8, sizeof(*b));
+		if (!b) {
+			pf->failed = true;
+			pb_reset(&pf->body);
+			return;
+		}
+		pf->bundles = b;
+	}
+	b = &pf->bundles[cpu];
+	pb_varint_field(&pf->ev, PF_EVENT_TIMESTAMP, ts);
+	pb_varint_field(&pf->ev, PF_EVENT_PID, pid);
+	pb_msg(&pf->ev, type, &pf->body);
+	pb_msg(b, PF_BUNDLE_EVENT, &pf->ev);
+	if (b->len > PF_BUNDLE_MAX)
+		flush_bundle(pf, cpu);
+}
+
+/* ------------------------------------------------------------------ */
+/* Threads: their names, for the comm fields.                          */
+
+static struct pthread *thread_get(struct pf *pf, uint64_t tid)
+{
+	int64_t i = fxt_u64map_get(&pf->map, tid);
+	struct pthread *t;
+
+	if (i >= 0)
+		return &pf->threads[i];
+	if (pf->nthreads == pf->cap) {
+		size_t cap = pf->cap ? pf->cap * 2 : 256;
+
+		t = realloc(pf->threads, cap * sizeof(*t));
+		if (!t)
+			return NULL;
+		pf->threads = t;
+		pf->cap = cap;
+	}
+	if (fxt_u64map_put(&pf->map, tid, (uint32_t)pf->nthreads))
+		return NULL;
+	t = &pf->threads[pf->nthreads++];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->pid = tid;
+	return t;
+}
+
+static void put_comm(struct pbuf *b, unsigned int field, struct pf *pf, uint64_t tid)
+{
+	struct pthread *t = tid ? thread_get(pf, tid) : NULL;
+
+	if (t && t->name_len)
+		pb_bytes_field(b, field, t->name, t->name_len);
+	else if (!tid)
+		pb_bytes_field(b, field, "swapper", 7);
+}
+
+/* ------------------------------------------------------------------ */
+/* Scheduling.                                                          */
+
+/* ftrace's prev_state for an FXT outgoing state and its sleep event */
+static uint64_t prev_state(unsigned int st, char sleep)
+{
+	switch (sleep) {
+	case 'D':
+		return PF_STATE_D;
+	case 'I':
+		return PF_STATE_I;
+	case 'P':
+		return PF_STATE_P;
+	case 't':
+		return PF_STATE_TRACED;
+	}
+	switch (st) {
+	case FXT_THREAD_NEW:
+	case FXT_THREAD_RUNNING:
+		return PF_STATE_PREEMPTED;
+	case FXT_THREAD_SUSPENDED:
+		return PF_STATE_T;
+	case FXT_THREAD_BLOCKED:
+		return PF_STATE_S;
+	case FXT_THREAD_DYING:
+		return PF_STATE_Z;
+	default:
+		return PF_STATE_X;
+	}
+}
+
+/* The interned kernel symbol for syms id fn: its iid, written once. */
+static uint64_t symbol_iid(struct pf *pf, uint32_t fn)
+{
+	while (pf->syms_written <= fn) {
+		size_t len;
+		const char *s = name_intern_text(&pf->sleeps.fns, (uint32_t)pf->syms_written, &len);
+
+		pb_varint_field(&pf->body, PF_ISTRING_IID, pf->syms_written + 1);
+		pb_bytes_field(&pf->body, PF_ISTRING_STR, s, s ? len : 0);
+		pb_msg(&pf->msg, PF_INTERNED_KERNEL_SYMBOLS, &pf->body);
+		pf->syms_written++;
+	}
+	if (pf->msg.len || pf->msg.failed) {
+		/* before the bundle that refers to it, on the same sequence */
+		struct pbuf keep = pf->msg;
+
+		memset(&pf->msg, 0, sizeof(pf->msg));
+		pb_varint_field(&pf->packet, PF_PACKET_SEQUENCE_FLAGS,
+				PF_SEQ_NEEDS_INCREMENTAL_STATE);
+		pb_msg(&pf->packet, PF_PACKET_INTERNED_DATA, &keep);
+		pb_free(&keep);
+		emit_packet(pf);
+	}
+	return (uint64_t)fn + 1;
+}
+
+static void on_switch(struct pf *pf, const struct fxt_record *rec, uint64_t ts)
+{
+	const struct fxt_thread *out = &rec->u.sw.out, *in = &rec->u.sw.in;
+	bool v1 = rec->subtype == FXT_SCHED_CONTEXT_SWITCH;
+	unsigned int st = rec->u.sw.out_state;
+	uint64_t otid = out->defined ? out->tid : 0, itid = in->defined ? in->tid : 0;
+	int32_t in_prio, out_prio;
+	uint64_t iid = 0;
+	uint32_t fn;
+	char sleep;
+
+	fxt_switch_prios(rec, &out_prio, &in_prio);
+	/* The provider's sleep event, when this switch switches its thread out. */
+	sleep = sleep_pairs_switch(&pf->sleeps, rec, &fn);
+	if (v1 && out->defined && out->pid) {
+		struct pthread *t = thread_get(pf, otid);
+
+		if (t)
+			t->pid = out->pid;
+	}
+	if (v1 && in->defined && in->pid) {
+		struct pthread *t = thread_get(pf, itid);
+
+		if (t)
+			t->pid = in->pid;
+	}
+	if (fn != NAME_INTERN_NONE)
+		iid = symbol_iid(pf, fn);
+
+	put_comm(&pf->body, PF_SWITCH_PREV_COMM, pf, otid);
+	pb_varint_field(&pf->body, PF_SWITCH_PREV_PID, otid);
+	pb_int_field(&pf->body, PF_SWITCH_PREV_PRIO, out_prio);
+	pb_varint_field(&pf->body, PF_SWITCH_PREV_STATE, otid ? prev_state(st, sleep) : 0);
+	put_comm(&pf->body, PF_SWITCH_NEXT_COMM, pf, itid);
+	pb_varint_field(&pf->body, PF_SWITCH_NEXT_PID, itid);
+	pb_int_field(&pf->body, PF_SWITCH_NEXT_PRIO, in_prio);
+	add_event(pf, rec->cpu, ts, otid, PF_EVENT_SCHED_SWITCH);
+	if (iid) {
+		pb_varint_field(&pf->body, PF_BLOCKED_PID, otid);
+		pb_varint_field(&pf->body, PF_BLOCKED_CALLER, iid);
+		pb_varint_field(&pf->body, PF_BLOCKED_IO_WAIT, 0);
+		add_event(pf, rec->cpu, ts, itid, PF_EVENT_SCHED_BLOCKED_REASON);
+	}
+}
+
+static void on_wakeup(struct pf *pf, const struct fxt_record *rec, uint64_t ts)
+{
+	uint64_t waker = 0, tid = rec->u.wakeup.tid;
+	unsigned int i;
+
+	for (i = 0; i < rec->nargs; i++) {
+		const struct fxt_arg *a = &rec->args[i];
+
+		if (a->type == FXT_ARG_KOID && NAME_IS(a->name, FXT_ARG_NAME_WAKER))
+			waker = a->v.koid;
+		/* a wakeup that changes no state (records.rst) */
+		if (a->type == FXT_ARG_INT32 && NAME_IS(a->name, FXT_ARG_NAME_WEIGHT) &&
+		    (uint32_t)a->v.i32 == FXT_WEIGHT_NO_STATE_CHANGE)
+			return;
+	}
+	put_comm(&pf->body, PF_WAKING_COMM, pf, tid);
+	pb_varint_field(&pf->body, PF_WAKING_PID, tid);
+	pb_varint_field(&pf->body, PF_WAKING_SUCCESS, 1);
+	pb_varint_field(&pf->body, PF_WAKING_TARGET_CPU, rec->cpu);
+	add_event(pf, rec->cpu, ts, waker, PF_EVENT_SCHED_WAKING);
+}
+
+/* ------------------------------------------------------------------ */
+/* Names: ProcessTree packets.                                          */
+
+static void on_kobj(struct pf *pf, const struct fxt_record *rec)
+{
+	const struct fxt_kobj_info *k = fxt_merge_kobj(pf->m, rec->u.kobj.obj_type,
+						       rec->u.kobj.koid);
+	struct fxt_str name = fxt_merge_kobj_name(pf->m, rec);
+	uint64_t koid = rec->u.kobj.koid;
+	struct pthread *t;
+
+	if (!name.data || !name.len || !koid)
+		return;
+	if (name.len > PF_NAME_MAX)
+		name.len = PF_NAME_MAX;
+	if (rec->u.kobj.obj_type == FXT_OBJ_PROCESS) {
+		pb_varint_field(&pf->body, PF_PROCESS_PID, koid);
+		pb_bytes_field(&pf->body, PF_PROCESS_CMDLINE, name.data, name.len);
+		pb_varint_field(&pf->body, PF_PROCESS_CMDLINE_IS_COMM, 1);
+		pb_msg(&pf->tree, PF_TREE_PROCESSES, &pf->body);
+	} else if (rec->u.kobj.obj_type == FXT_OBJ_THREAD) {
+		t = thread_get(pf, koid);
+		if (!t)
+			return;
+		if (k && k->process)
+			t->pid = k->process;
+		memcpy(t->name, name.data, name.len);
+		t->name_len = (uint8_t)name.len;
+		pb_varint_field(&pf->body, PF_THREAD_TID, koid);
+		pb_bytes_field(&pf->body, PF_THREAD_NAME, name.data, name.len);
+		pb_varint_field(&pf->body, PF_THREAD_TGID, t->pid);
+		pb_msg(&pf->tree, PF_TREE_THREADS, &pf->body);
+	}
+}
+
+/*
+ * The archive does not say which kernel recorded it. The prev_state values
+ * are fxt-dump's own, in Linux 4.14's layout (every kernel fxt.ko builds
+ * for has it): say that release, and why, so that Perfetto decodes them.
+ */
+static void put_system_info(struct pf *pf)
+{
+	static const char why[] = "not recorded: fxt-dump --perfetto writes prev_state"
+				  " in the layout of Linux " PF_LAYOUT_RELEASE;
+
+	pb_bytes_field(&pf->body, PF_UTSNAME_SYSNAME, "Linux", 5);
+	pb_bytes_field(&pf->body, PF_UTSNAME_VERSION, why, sizeof(why) - 1);
+	pb_bytes_field(&pf->body, PF_UTSNAME_RELEASE, PF_LAYOUT_RELEASE,
+		       sizeof(PF_LAYOUT_RELEASE) - 1);
+	pb_msg(&pf->msg, PF_SYSINFO_UTSNAME, &pf->body);
+	pb_msg(&pf->packet, PF_PACKET_SYSTEM_INFO, &pf->msg);
+	emit_packet(pf);
+}
+
+/* ------------------------------------------------------------------ */
+
+int fxt_perfetto_convert(struct fxt_merge *m, struct outbuf *o, struct progress *pg)
+{
+	const struct fxt_record *rec;
+	struct fxt_reader *r;
+	unsigned int n = 0;
+	struct fxt_str fn;
+	struct pf pf;
+	char letter;
+	size_t i;
+	int rc;
+
+	memset(&pf, 0, sizeof(pf));
+	pf.m = m;
+	pf.o = o;
+	/* The sequence's first packet: its interned data starts empty. */
+	pb_varint_field(&pf.packet, PF_PACKET_SEQUENCE_FLAGS, PF_SEQ_INCREMENTAL_STATE_CLEARED);
+	emit_packet(&pf);
+	put_system_info(&pf);
+	while ((rec = fxt_merge_next(m, &r))) {
+		if (pg && !(++n & 4095))
+			fxt_progress_update(pg, fxt_merge_bytes(m));
+		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
+			continue;
+		switch (rec->type) {
+		case FXT_REC_EVENT:
+			if (rec->ts_ns > pf.last_ns)
+				pf.last_ns = rec->ts_ns;
+			letter = fxt_sleep_event(rec, &fn);
+			if (letter)
+				sleep_pairs_event(&pf.sleeps, rec, letter, fn);
+			break;
+		case FXT_REC_SCHED:
+			if (rec->ts_ns > pf.last_ns)
+				pf.last_ns = rec->ts_ns;
+			if (rec->subtype == FXT_SCHED_THREAD_WAKEUP)
+				on_wakeup(&pf, rec, rec->ts_ns);
+			else
+				on_switch(&pf, rec, rec->ts_ns);
+			break;
+		case FXT_REC_KERNEL_OBJ:
+			on_kobj(&pf, rec);
+			break;
+		default:
+			break;
+		}
+	}
+	flush_tree(&pf);
+	for (i = 0; i < pf.nbundles; i++) {
+		flush_bundle(&pf, i);
+		pb_free(&pf.bundles[i]);
+	}
+	free(pf.bundles);
+	rc = fxt_merge_status(m);
+	if (pf.failed)
+		rc = -1;
+	pb_free(&pf.out);
+	pb_free(&pf.packet);
+	pb_free(&pf.msg);
+	pb_free(&pf.ev);
+	pb_free(&pf.body);
+	pb_free(&pf.tree);
+	free(pf.threads);
+	sleep_pairs_free(&pf.sleeps);
+	fxt_u64map_free(&pf.map);
+	return rc;
+}
