@@ -51,6 +51,8 @@ enum fxt_const_string {
 	FXT_S_HANDLED,
 	FXT_S_VECTOR,
 	FXT_S_NAMED_AT,		/* kernel object records' name time */
+	FXT_S_PARENT,		/* process records' parent and command line */
+	FXT_S_CMDLINE,
 	FXT_S_OUT_WEIGHT,	/* the wide context switch's arguments */
 	FXT_S_IN_WEIGHT,
 	FXT_S_FXT,		/* the trigger event: category, name, arguments */
@@ -417,8 +419,22 @@ unsigned int fxt_out_state(bool preempt, unsigned int prev_state,
 			   const struct task_struct *prev);
 bool fxt_write_string(struct fxt_cpu *c, u16 index, const char *str);
 bool fxt_write_thread(struct fxt_cpu *c, u8 index, u64 pid, u64 tid);
-void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name,
-			    u64 named_at, bool rolling);
+/* What a process's kernel object record says (fxt_write_kobj_process()). */
+struct fxt_kobj_process {
+	u64 koid;		/* the tgid */
+	const char *name;	/* at most TASK_COMM_LEN bytes */
+	u64 named_at;		/* 0: no "named_at" */
+	u64 parent;		/* FXT_NO_PARENT: no "parent" */
+	const char *cmdline;	/* NULL: no "cmdline"; else cmdline_len bytes */
+	unsigned int cmdline_len;
+};
+
+#define FXT_NO_PARENT		U64_MAX
+/* The longest command line an exec's process record carries, in bytes. */
+#define FXT_CMDLINE_MAX		256
+
+void fxt_write_kobj_process(struct fxt_cpu *c, const struct fxt_kobj_process *o,
+			    bool rolling);
 void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
 			   const char *name, u64 named_at, bool rolling);
 u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
@@ -455,6 +471,7 @@ void fxt_names_snapshot(bool stamped);
 void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 			  const char *comm);
 void fxt_name_in_window(struct fxt_cpu *c, struct task_struct *p);
+void fxt_write_exec(struct fxt_cpu *c, struct task_struct *p);
 void fxt_names_reset(struct fxt_cpu *c);
 
 /* fxt_probes.c */

@@ -31,6 +31,7 @@
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include "fxt.h"
 
@@ -87,6 +88,22 @@ static void fxt_name_mark(struct fxt_cpu *c, u32 key, u32 gen, u64 born)
 	WRITE_ONCE(s->key, key);
 }
 
+/*
+ * The process @leader's parent, as /proc's PPid says: its real parent's
+ * tgid (0 for init and kthreadd, whose parent is the idle task). The
+ * pointer changes when the parent exits (reparenting); task structs are
+ * freed after an RCU grace period.
+ */
+static u64 fxt_parent_of(struct task_struct *leader)
+{
+	u64 ppid;
+
+	rcu_read_lock();
+	ppid = rcu_dereference(leader->real_parent)->tgid;
+	rcu_read_unlock();
+	return ppid;
+}
+
 /**
  * fxt_write_task_names() - name @p, and its process when it leads one
  * @c: this CPU, preemption disabled
@@ -104,7 +121,12 @@ void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 
 	fxt_copy_comm(name, comm ? comm : p->comm);
 	if (p->pid == p->tgid) {
-		fxt_write_kobj_process(c, p->tgid, name, now, rolling);
+		struct fxt_kobj_process o = {
+			.koid = p->tgid, .name = name, .named_at = now,
+			.parent = fxt_parent_of(p),
+		};
+
+		fxt_write_kobj_process(c, &o, rolling);
 		if (rolling)
 			fxt_name_mark(c, p->tgid | FXT_NAME_PROCESS, gen,
 				      p->start_time);
@@ -116,6 +138,49 @@ void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 	 */
 	if (rolling)
 		fxt_name_mark(c, p->pid, gen, p->start_time);
+}
+
+/**
+ * fxt_write_exec() - an exec's process record, with its command line
+ * @c: this CPU, preemption disabled
+ * @p: current, just done with exec (sched_process_exec): its new image's
+ *	arguments are on its new stack, mm->arg_start to mm->arg_end
+ *
+ * The arguments are read from the task's own memory, at most
+ * FXT_CMDLINE_MAX bytes, without faulting: exec has just written them, so
+ * they are present, and a read that would fault reads nothing (an empty
+ * "cmdline", never a sleep in a probe). The NUL after each argument but
+ * the last is written as a space, as ps shows a command line.
+ */
+void fxt_write_exec(struct fxt_cpu *c, struct task_struct *p)
+{
+	char cmdline[FXT_CMDLINE_MAX], name[TASK_COMM_LEN];
+	struct fxt_kobj_process o = {
+		.koid = p->tgid, .name = name,
+		.named_at = ktime_get_boot_fast_ns(),
+		.parent = fxt_parent_of(p->group_leader), .cmdline = cmdline,
+	};
+	struct mm_struct *mm = p->mm;
+	unsigned long start, end;
+	unsigned int i, len = 0;
+
+	fxt_copy_comm(name, p->comm);
+	if (mm) {
+		start = READ_ONCE(mm->arg_start);
+		end = READ_ONCE(mm->arg_end);
+		if (end > start)
+			len = min_t(unsigned long, end - start, sizeof(cmdline));
+		if (len && copy_from_user_nofault(cmdline,
+						  (const void __user *)start, len))
+			len = 0;
+	}
+	while (len && !cmdline[len - 1])
+		len--;
+	for (i = 0; i < len; i++)
+		if (!cmdline[i])
+			cmdline[i] = ' ';
+	o.cmdline_len = len;
+	fxt_write_kobj_process(c, &o, fxt_names_rolling(c));
 }
 
 /**
@@ -145,8 +210,13 @@ void fxt_name_in_window(struct fxt_cpu *c, struct task_struct *p)
 	now = ktime_get_boot_fast_ns();
 	leader = READ_ONCE(p->group_leader);
 	if (!fxt_name_cached(c, tgid | FXT_NAME_PROCESS, gen, leader->start_time)) {
+		struct fxt_kobj_process o = {
+			.koid = tgid, .name = name, .named_at = now,
+			.parent = fxt_parent_of(leader),
+		};
+
 		fxt_copy_comm(name, leader->comm);
-		fxt_write_kobj_process(c, tgid, name, now, true);
+		fxt_write_kobj_process(c, &o, true);
 		fxt_name_mark(c, tgid | FXT_NAME_PROCESS, gen, leader->start_time);
 	}
 	fxt_copy_comm(name, p->comm);
@@ -170,8 +240,14 @@ static void fxt_snapshot_task(struct task_struct *t, bool stamped)
 	fxt_copy_comm(name, t->comm);
 	preempt_disable();
 	c = fxt_this_cpu();
-	if (c && t->pid == t->tgid)
-		fxt_write_kobj_process(c, t->tgid, name, at, false);
+	if (c && t->pid == t->tgid) {
+		struct fxt_kobj_process o = {
+			.koid = t->tgid, .name = name, .named_at = at,
+			.parent = fxt_parent_of(t),
+		};
+
+		fxt_write_kobj_process(c, &o, false);
+	}
 	if (c)
 		fxt_write_kobj_thread(c, t->pid, t->tgid, name, at, false);
 	preempt_enable();

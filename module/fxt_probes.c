@@ -161,11 +161,12 @@ static void fxt_probe_wakeup_new(void *data, struct task_struct *p)
  * Probes write to this CPU's buffers as a nested writer would: nothing
  * else on the CPU may write until they are done. Most tracepoints fire
  * with interrupts off (the scheduler's, the hard interrupts'), and the
- * interrupt probes turn them off themselves. sched_process_fork and
- * task_rename fire in preemptible code: Debian's 6.1 and 6.12 call every
- * probe with preemption disabled (__DO_TRACE), but a kernel may call
- * probes with only migration disabled (SRCU-protected tracepoints, as on
- * PREEMPT_RT), so these two disable preemption themselves; nested in the
+ * interrupt probes turn them off themselves. sched_process_fork,
+ * task_rename and sched_process_exec fire in preemptible code: Debian's
+ * 6.1 and 6.12 call every probe with preemption disabled (__DO_TRACE), but
+ * a kernel may call probes with only migration disabled (SRCU-protected
+ * tracepoints, as on PREEMPT_RT), so these three disable preemption
+ * themselves; nested in the
  * tracepoint's own, that costs one per-CPU increment.
  */
 static void fxt_probe_fork(void *data, struct task_struct *parent,
@@ -207,8 +208,8 @@ static void fxt_probe_new_worker(void *data, struct task_struct *p)
 /*
  * Also exec's names: begin_new_exec() renames the task (6.1 and 6.12 alike)
  * after de_thread() made it its process's leader, so this writes the new
- * image's process and thread records, and sched_process_exec, which would
- * write the same two again, is not hooked.
+ * image's process and thread records; sched_process_exec then writes the
+ * process record again with its command line (fxt_probe_exec()).
  */
 static void fxt_probe_rename(void *data, struct task_struct *task,
 			     const char *comm)
@@ -219,6 +220,23 @@ static void fxt_probe_rename(void *data, struct task_struct *task,
 	c = fxt_this_cpu();
 	if (c)
 		fxt_write_task_names(c, task, comm);
+	preempt_enable_notrace();
+}
+
+/*
+ * The end of a successful exec, in the task itself, its new image's
+ * arguments on its stack: the command line (fxt_write_exec()). Preemptible
+ * code, as fork's probe.
+ */
+static void fxt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+			   struct linux_binprm *bprm)
+{
+	struct fxt_cpu *c;
+
+	preempt_disable_notrace();
+	c = fxt_this_cpu();
+	if (c && p == current)
+		fxt_write_exec(c, p);
 	preempt_enable_notrace();
 }
 
@@ -448,6 +466,7 @@ struct fxt_hook {
 static struct fxt_hook fxt_hooks[] = {
 	FXT_HOOK(sched_process_fork, fxt_probe_fork, FXT_NAMES),
 	FXT_HOOK(task_rename, fxt_probe_rename, FXT_NAMES),
+	FXT_HOOK(sched_process_exec, fxt_probe_exec, FXT_NAMES),
 	FXT_HOOK(sched_wakeup_new, fxt_probe_new_worker, FXT_NAMES),
 	FXT_HOOK(sched_switch, fxt_probe_switch, FXT_CAT_SCHED),
 	/* Before sched_waking: a wakeup it defers is always written. */

@@ -26,6 +26,8 @@ static const char *const fxt_fixed_strings[FXT_S_SOFTIRQ_FIRST] = {
 	[FXT_S_HANDLED] = "handled",
 	[FXT_S_VECTOR] = "vector",
 	[FXT_S_NAMED_AT] = FXT_ARG_NAME_NAMED_AT,
+	[FXT_S_PARENT] = FXT_ARG_NAME_PARENT,
+	[FXT_S_CMDLINE] = FXT_ARG_NAME_CMDLINE,
 	[FXT_S_OUT_WEIGHT] = FXT_ARG_NAME_OUTGOING_WEIGHT,
 	[FXT_S_IN_WEIGHT] = FXT_ARG_NAME_INCOMING_WEIGHT,
 	[FXT_S_FXT] = FXT_TRIGGER_CATEGORY,
@@ -200,31 +202,56 @@ static void fxt_kobj_commit(struct fxt_cpu *c, unsigned int len, bool rolling,
 /**
  * fxt_write_kobj_process() - a process's kernel object record
  * @c: this CPU; preemption disabled
- * @koid: the process koid (tgid)
- * @name: its name, at most TASK_COMM_LEN bytes
- * @named_at: when not 0, written as the uint64 argument "named_at": the
- *	boot-time ns at which the name took effect, by which fxt-collect
- *	finds each koid's newest name (records.rst)
+ * @o: what it says. o->named_at, when not 0, is written as the uint64
+ *	argument "named_at": the boot-time ns at which the name took effect,
+ *	by which fxt-collect finds each koid's newest name (records.rst);
+ *	o->parent as the koid argument "parent", o->cmdline as the string
+ *	argument "cmdline" (at most FXT_CMDLINE_MAX bytes).
  * @rolling: in the rolling data (circular mode), not the durable buffer
  */
-void fxt_write_kobj_process(struct fxt_cpu *c, u64 koid, const char *name,
-			    u64 named_at, bool rolling)
+void fxt_write_kobj_process(struct fxt_cpu *c, const struct fxt_kobj_process *o,
+			    bool rolling)
 {
-	unsigned int len = strnlen(name, TASK_COMM_LEN);
-	unsigned int nargs = named_at ? 1 : 0;
-	unsigned int words = 2 + FXT_WORDS(len) + 2 * nargs;
+	unsigned int len = strnlen(o->name, TASK_COMM_LEN);
+	unsigned int clen = min_t(unsigned int, o->cmdline_len, FXT_CMDLINE_MAX);
+	unsigned int nargs = 0, words = 2 + FXT_WORDS(len);
 	int where;
-	u64 *p = fxt_kobj_reserve(c, words * 8, rolling, &where);
+	u64 *p;
 
+	if (o->named_at) {
+		nargs++;
+		words += 2;
+	}
+	if (o->parent != FXT_NO_PARENT) {
+		nargs++;
+		words += 2;
+	}
+	if (o->cmdline) {
+		nargs++;
+		words += 1 + FXT_WORDS(clen);
+	}
+	p = fxt_kobj_reserve(c, words * 8, rolling, &where);
 	if (!p)
 		return;
 	p[0] = fxt_kobj_header(words, FXT_OBJ_PROCESS,
 			       fxt_inline_string_ref(len), nargs);
-	p[1] = koid;
-	p = fxt_put_stream(p + 2, name, len);
-	if (named_at) {
+	p[1] = o->koid;
+	p = fxt_put_stream(p + 2, o->name, len);
+	if (o->named_at) {
 		p[0] = fxt_arg_header(FXT_ARG_UINT64, 2, FXT_S_NAMED_AT, 0);
-		p[1] = named_at;
+		p[1] = o->named_at;
+		p += 2;
+	}
+	if (o->parent != FXT_NO_PARENT) {
+		p[0] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_S_PARENT, 0);
+		p[1] = o->parent;
+		p += 2;
+	}
+	if (o->cmdline) {
+		p[0] = fxt_arg_header(FXT_ARG_STRING, 1 + FXT_WORDS(clen),
+				      FXT_S_CMDLINE,
+				      clen ? fxt_inline_string_ref(clen) : 0);
+		fxt_put_stream(p + 1, o->cmdline, clen);
 	}
 	fxt_kobj_commit(c, words * 8, rolling, where);
 }
@@ -584,6 +611,11 @@ bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
  */
 void fxt_write_cpu_preamble(struct fxt_cpu *c)
 {
+	static const struct fxt_kobj_process irq_process = {
+		.koid = FXT_KOID_IRQ_PROCESS,
+		.name = FXT_IRQ_PROCESS_NAME,
+		.parent = FXT_NO_PARENT,
+	};
 	char name[TASK_COMM_LEN];
 	unsigned int i;
 
@@ -596,7 +628,7 @@ void fxt_write_cpu_preamble(struct fxt_cpu *c)
 	fxt_write_thread(c, FXT_IRQ_THREAD_INDEX, FXT_KOID_IRQ_PROCESS,
 			 FXT_KOID_IRQ_THREAD(c->cpu));
 	snprintf(name, sizeof(name), FXT_IRQ_THREAD_NAME_FORMAT, c->cpu);
-	fxt_write_kobj_process(c, FXT_KOID_IRQ_PROCESS, FXT_IRQ_PROCESS_NAME, 0, false);
+	fxt_write_kobj_process(c, &irq_process, false);
 	fxt_write_kobj_thread(c, FXT_KOID_IRQ_THREAD(c->cpu),
 			      FXT_KOID_IRQ_PROCESS, name, 0, false);
 }

@@ -82,6 +82,7 @@ static struct {
 	int dump_status;
 	char dump_log[PATH_MAX + 16];
 	pid_t pid;			/* this process */
+	pid_t ppid;			/* and its parent */
 	pid_t renamed[NR_RENAMED];
 	pid_t self_renamer;
 	pid_t cross[NR_CROSS];
@@ -457,6 +458,7 @@ static void run(void)
 	int ret;
 
 	R.pid = getpid();
+	R.ppid = getppid();
 	prctl(PR_SET_NAME, ORIG_COMM);
 	prctl(PR_GET_NAME, R.orig_comm);
 	if (geteuid()) {
@@ -854,6 +856,67 @@ TEST(exec_child_named_after_image)
 		log_names(R.exec_child);
 }
 
+/*
+ * (b) The exec'd child's life: every process record of it (fork and exec)
+ * names its parent, this process, and the exec's carries the command line
+ * read from its new stack (records.rst, "Names").
+ */
+TEST(exec_child_parent_and_cmdline)
+{
+	const struct records_kobj *k[32];
+	unsigned int parents = 0, wrong = 0, cmdlines = 0;
+	size_t n;
+
+	NEED_ARCHIVE();
+	n = records_kobjs_of(&R.a, FXT_OBJ_PROCESS, R.exec_child, k, 32);
+	for (size_t i = 0; i < n && i < 32; i++) {
+		if (k[i]->provider == FXT_NAMES_PROVIDER_ID && !k[i]->has_parent)
+			continue;	/* fxt-collect's trailer may restate without */
+		if (!k[i]->has_parent || k[i]->parent != (uint64_t)R.pid) {
+			wrong++;
+			TH_LOG("process record %s of %d: parent %s%llu, not %d",
+			       k[i]->name, R.exec_child, k[i]->has_parent ? "" : "none ",
+			       (unsigned long long)k[i]->parent, R.pid);
+		} else {
+			parents++;
+		}
+		if (k[i]->has_cmdline) {
+			cmdlines++;
+			EXPECT_STREQ(EXEC_COMM " 0.05", k[i]->cmdline);
+			EXPECT_STREQ(EXEC_COMM, k[i]->name);
+		}
+	}
+	EXPECT_EQ(0, wrong);
+	EXPECT_LE(2, parents) TH_LOG("the fork's and the exec's records");
+	EXPECT_LE(1, cmdlines) TH_LOG("no process record of %d has a cmdline", R.exec_child);
+}
+
+/* Every process record fxt.ko writes names its parent (init's is 0). */
+TEST(process_records_have_parent)
+{
+	unsigned int with = 0, without = 0;
+
+	NEED_ARCHIVE();
+	for (size_t i = 0; i < R.a.nkobjs; i++) {
+		const struct records_kobj *k = &R.a.kobjs[i];
+
+		if (k->obj_type != FXT_OBJ_PROCESS || k->provider == FXT_NAMES_PROVIDER_ID ||
+		    k->koid == FXT_KOID_IRQ_PROCESS)
+			continue;
+		if (k->has_parent)
+			with++;
+		else if (without++ < 5)
+			TH_LOG("process %llu \"%s\" has no parent",
+			       (unsigned long long)k->koid, k->name);
+		if (k->koid == 1)
+			EXPECT_EQ(0, k->parent);
+		if (k->koid == (uint64_t)R.pid)
+			EXPECT_EQ((uint64_t)R.ppid, k->parent);
+	}
+	EXPECT_EQ(0, without);
+	EXPECT_LT(10, with);
+}
+
 /* How many records of obj_type for koid carry name (the trailer's not). */
 static unsigned int count_named(uint8_t obj_type, uint64_t koid, const char *name)
 {
@@ -869,15 +932,32 @@ static unsigned int count_named(uint8_t obj_type, uint64_t koid, const char *nam
 	return n;
 }
 
+/* The records of obj_type for koid named name with a "cmdline" (not the trailer's). */
+static unsigned int count_with_cmdline(uint8_t obj_type, uint64_t koid, const char *name)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < R.a.nkobjs; i++) {
+		const struct records_kobj *k = &R.a.kobjs[i];
+
+		n += k->obj_type == obj_type && k->koid == koid &&
+		     k->provider != FXT_NAMES_PROVIDER_ID &&
+		     !strcmp(k->name, name) && k->has_cmdline;
+	}
+	return n;
+}
+
 /*
  * Exec names the new image once: the rename inside exec writes the process
- * and thread records, and nothing writes them again (records.rst).
+ * and thread records, and only sched_process_exec writes the process's
+ * again, with its command line (records.rst).
  */
 TEST(exec_names_written_once)
 {
 	NEED_ARCHIVE();
 	EXPECT_EQ(1, count_named(FXT_OBJ_THREAD, R.exec_child, EXEC_COMM));
-	EXPECT_EQ(1, count_named(FXT_OBJ_PROCESS, R.exec_child, EXEC_COMM));
+	EXPECT_EQ(2, count_named(FXT_OBJ_PROCESS, R.exec_child, EXEC_COMM));
+	EXPECT_EQ(1, count_with_cmdline(FXT_OBJ_PROCESS, R.exec_child, EXEC_COMM));
 	if (_metadata->passed == 0)
 		log_names(R.exec_child);
 }

@@ -98,6 +98,10 @@ enum fxt_metadata_type {
 /* Argument names. */
 #define FXT_ARG_NAME_PROCESS		"process"	/* thread objects */
 #define FXT_ARG_NAME_NAMED_AT		"named_at"	/* process and thread objects */
+/* process objects: the parent process (koid), as /proc's PPid */
+#define FXT_ARG_NAME_PARENT		"parent"
+/* process objects written at exec: argv, NULs as spaces (string) */
+#define FXT_ARG_NAME_CMDLINE		"cmdline"
 #define FXT_ARG_NAME_WEIGHT		"weight"	/* thread wakeup */
 #define FXT_ARG_NAME_WAKER		"waker"		/* thread wakeup */
 /* thread wakeup written after its thread left a CPU: the CPU that woke it */

@@ -53,6 +53,16 @@ static void load_kobj(struct records *a, const struct fxt_record *rec)
 				k->named_at = arg->v.u64;
 			continue;
 		}
+		if (!strcmp(an, "parent") && arg->type == FXT_ARG_KOID) {
+			k->has_parent = true;
+			k->parent = arg->v.koid;
+			continue;
+		}
+		if (!strcmp(an, "cmdline") && arg->type == FXT_ARG_STRING) {
+			k->has_cmdline = true;
+			fxtread_str_copy(k->cmdline, sizeof(k->cmdline), &arg->v.str);
+			continue;
+		}
 		if (strcmp(an, "process"))
 			continue;
 		k->has_process = true;

@@ -30,6 +30,10 @@ struct records_kobj {
 	bool has_named_at;		/* a "named_at" argument */
 	uint8_t named_at_type;		/* its argument type (4 = uint64) */
 	uint64_t named_at;		/* its value when of type uint64 */
+	bool has_parent;		/* a "parent" argument of type koid */
+	uint64_t parent;
+	bool has_cmdline;		/* a "cmdline" argument of type string */
+	char cmdline[300];
 };
 
 struct records_switch {

@@ -17,7 +17,12 @@
  *    thread_state.blocked_function;
  *  - a wakeup that changes a state is sched_waking, from the waker;
  *  - thread and process kernel objects are ProcessTree packets (the
- *    thread's process, the names), one for each run of them.
+ *    thread's process, the names, a process's parent and the command
+ *    line its exec recorded), one for each run of them;
+ *  - a thread's last switch (out dying or dead) is followed by
+ *    sched_process_free: Perfetto ends the thread there, and a later
+ *    thread with its tid is a new one. As in Linux, a process's leader
+ *    is freed with its last thread: Perfetto ends the process with it.
  * Everything else of the archive (interrupts, events, counters) is not
  * written yet. Timestamps are the archive's (boot time, ns), which is
  * Perfetto's default clock.
@@ -45,6 +50,13 @@ struct pthread {
 	uint64_t tid, pid;
 	uint8_t name_len;
 	char name[PF_NAME_MAX];
+	bool dead;		/* its last switch (out dying or dead) was read */
+	bool free_pending;	/* a leader dead before its other threads */
+	/* as a process: the command line of its exec, and its name then */
+	char *cmdline;
+	uint16_t cmdline_len;
+	uint8_t exec_name_len;
+	char exec_name[PF_NAME_MAX];
 };
 
 struct pf {
@@ -54,6 +66,7 @@ struct pf {
 	struct pbuf *bundles;	/* by CPU: FtraceEvent fields not yet written */
 	size_t nbundles;
 	struct pbuf tree;	/* ProcessTree fields not yet written */
+	uint64_t tree_ns;	/* the newest "named_at" in it */
 	uint64_t last_ns;
 	struct pthread *threads;
 	size_t nthreads, cap;
@@ -91,12 +104,19 @@ static void flush_bundle(struct pf *pf, size_t cpu)
 	pb_reset(b);
 }
 
-/* Write the names gathered (kernel objects read in a row) as one packet. */
+/*
+ * Write the names gathered (kernel objects read in a row) as one packet,
+ * at the time of the record before them, or of the newest name in it if
+ * later: a tid reused after sched_process_free (at its last switch) is
+ * named after that free, so that Perfetto names the new thread with it.
+ */
 static void flush_tree(struct pf *pf)
 {
 	if (!pf->tree.len && !pf->tree.failed)
 		return;
-	pb_varint_field(&pf->packet, PF_PACKET_TIMESTAMP, pf->last_ns);
+	pb_varint_field(&pf->packet, PF_PACKET_TIMESTAMP,
+			pf->tree_ns > pf->last_ns ? pf->tree_ns : pf->last_ns);
+	pf->tree_ns = 0;
 	pb_msg(&pf->packet, PF_PACKET_PROCESS_TREE, &pf->tree);
 	emit_packet(pf);
 }
@@ -221,6 +241,55 @@ static uint64_t symbol_iid(struct pf *pf, uint32_t fn)
 	return (uint64_t)fn + 1;
 }
 
+static void put_free(struct pf *pf, unsigned int cpu, uint64_t ts, uint64_t tid,
+		     uint64_t cur)
+{
+	put_comm(&pf->body, PF_FREE_COMM, pf, tid);
+	pb_varint_field(&pf->body, PF_FREE_PID, tid);
+	add_event(pf, cpu, ts, cur, PF_EVENT_SCHED_PROCESS_FREE);
+}
+
+/* Is a thread of process pid other than its leader still alive? */
+static bool others_alive(const struct pf *pf, uint64_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < pf->nthreads; i++)
+		if (pf->threads[i].pid == pid && pf->threads[i].tid != pid &&
+		    !pf->threads[i].dead)
+			return true;
+	return false;
+}
+
+/*
+ * Thread tid switched out for the last time at ts on cpu (cur switched
+ * in): sched_process_free for it, and for its process's leader when that
+ * waited for its last thread (a leader is freed with its process).
+ */
+static void on_thread_end(struct pf *pf, unsigned int cpu, uint64_t ts, uint64_t tid,
+			  uint64_t cur)
+{
+	struct pthread *t = thread_get(pf, tid), *leader;
+	uint64_t pid;
+
+	if (!t)
+		return;
+	t->dead = true;
+	pid = t->pid;
+	if (tid == pid) {
+		t->free_pending = others_alive(pf, pid);
+		if (!t->free_pending)
+			put_free(pf, cpu, ts, tid, cur);
+		return;
+	}
+	put_free(pf, cpu, ts, tid, cur);
+	leader = thread_get(pf, pid);
+	if (leader && leader->free_pending && !others_alive(pf, pid)) {
+		leader->free_pending = false;
+		put_free(pf, cpu, ts, pid, cur);
+	}
+}
+
 static void on_switch(struct pf *pf, const struct fxt_record *rec, uint64_t ts)
 {
 	const struct fxt_thread *out = &rec->u.sw.out, *in = &rec->u.sw.in;
@@ -264,6 +333,14 @@ static void on_switch(struct pf *pf, const struct fxt_record *rec, uint64_t ts)
 		pb_varint_field(&pf->body, PF_BLOCKED_IO_WAIT, 0);
 		add_event(pf, rec->cpu, ts, itid, PF_EVENT_SCHED_BLOCKED_REASON);
 	}
+	if (itid) {
+		struct pthread *t = thread_get(pf, itid);
+
+		if (t)
+			t->dead = false;	/* a reused tid's new life */
+	}
+	if (otid && (st == FXT_THREAD_DYING || st == FXT_THREAD_DEAD))
+		on_thread_end(pf, rec->cpu, ts, otid, itid);
 }
 
 static void on_wakeup(struct pf *pf, const struct fxt_record *rec, uint64_t ts)
@@ -291,22 +368,70 @@ static void on_wakeup(struct pf *pf, const struct fxt_record *rec, uint64_t ts)
 /* ------------------------------------------------------------------ */
 /* Names: ProcessTree packets.                                          */
 
+/*
+ * A process record's command line: its own "cmdline" (an exec's), kept
+ * with the name it came with; else the last one kept for the pid while the
+ * name is still that (a name restated, in a window or in the trailer), or
+ * none (Perfetto then shows the name, as for ftrace's comm).
+ */
+static struct fxt_str process_cmdline(struct pf *pf, const struct fxt_record *rec,
+				      struct fxt_str name)
+{
+	struct pthread *t = thread_get(pf, rec->u.kobj.koid);
+	struct fxt_str none = { .data = NULL };
+	const struct fxt_arg *a = NULL;
+	unsigned int i;
+	char *copy;
+
+	if (!t)
+		return none;
+	for (i = 0; i < rec->nargs; i++)
+		if (NAME_IS(rec->args[i].name, FXT_ARG_NAME_CMDLINE))
+			a = &rec->args[i];
+	if (a && a->type == FXT_ARG_STRING && a->v.str.data) {
+		copy = malloc(a->v.str.len ? a->v.str.len : 1);
+		if (!copy)
+			return none;
+		memcpy(copy, a->v.str.data, a->v.str.len);
+		free(t->cmdline);
+		t->cmdline = copy;
+		t->cmdline_len = a->v.str.len;
+		memcpy(t->exec_name, name.data, name.len);
+		t->exec_name_len = (uint8_t)name.len;
+	}
+	if (!t->cmdline || t->exec_name_len != name.len ||
+	    memcmp(t->exec_name, name.data, name.len))
+		return none;
+	return (struct fxt_str){ .len = t->cmdline_len, .data = t->cmdline };
+}
+
 static void on_kobj(struct pf *pf, const struct fxt_record *rec)
 {
 	const struct fxt_kobj_info *k = fxt_merge_kobj(pf->m, rec->u.kobj.obj_type,
 						       rec->u.kobj.koid);
-	struct fxt_str name = fxt_merge_kobj_name(pf->m, rec);
-	uint64_t koid = rec->u.kobj.koid;
+	struct fxt_str name = fxt_merge_kobj_name(pf->m, rec), cmdline;
+	uint64_t koid = rec->u.kobj.koid, parent = rec->u.kobj.parent;
 	struct pthread *t;
 
 	if (!name.data || !name.len || !koid)
 		return;
+	if (rec->u.kobj.named_at > pf->tree_ns)
+		pf->tree_ns = rec->u.kobj.named_at;
 	if (name.len > PF_NAME_MAX)
 		name.len = PF_NAME_MAX;
 	if (rec->u.kobj.obj_type == FXT_OBJ_PROCESS) {
+		if (parent == FXT_KOID_NONE && k && k->has_parent)
+			parent = k->parent;
+		cmdline = process_cmdline(pf, rec, name);
 		pb_varint_field(&pf->body, PF_PROCESS_PID, koid);
-		pb_bytes_field(&pf->body, PF_PROCESS_CMDLINE, name.data, name.len);
-		pb_varint_field(&pf->body, PF_PROCESS_CMDLINE_IS_COMM, 1);
+		if (parent != FXT_KOID_NONE)
+			pb_varint_field(&pf->body, PF_PROCESS_PPID, parent);
+		if (cmdline.data && cmdline.len) {
+			pb_bytes_field(&pf->body, PF_PROCESS_CMDLINE, cmdline.data, cmdline.len);
+		} else {
+			pb_bytes_field(&pf->body, PF_PROCESS_CMDLINE, name.data, name.len);
+			pb_varint_field(&pf->body, PF_PROCESS_CMDLINE_IS_COMM, 1);
+		}
 		pb_msg(&pf->tree, PF_TREE_PROCESSES, &pf->body);
 	} else if (rec->u.kobj.obj_type == FXT_OBJ_THREAD) {
 		t = thread_get(pf, koid);
@@ -367,6 +492,9 @@ int fxt_perfetto_convert(struct fxt_merge *m, struct outbuf *o, struct progress 
 			fxt_progress_update(pg, fxt_merge_bytes(m));
 		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
 			continue;
+		/* Names read so far took effect before this record's time. */
+		if (rec->type == FXT_REC_EVENT || rec->type == FXT_REC_SCHED)
+			flush_tree(&pf);
 		switch (rec->type) {
 		case FXT_REC_EVENT:
 			if (rec->ts_ns > pf.last_ns)
@@ -405,6 +533,8 @@ int fxt_perfetto_convert(struct fxt_merge *m, struct outbuf *o, struct progress 
 	pb_free(&pf.ev);
 	pb_free(&pf.body);
 	pb_free(&pf.tree);
+	for (i = 0; i < pf.nthreads; i++)
+		free(pf.threads[i].cmdline);
 	free(pf.threads);
 	sleep_pairs_free(&pf.sleeps);
 	fxt_u64map_free(&pf.map);

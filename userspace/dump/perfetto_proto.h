@@ -46,6 +46,11 @@
 #define PF_EVENT_SCHED_SWITCH		4
 #define PF_EVENT_SCHED_BLOCKED_REASON	18
 #define PF_EVENT_SCHED_WAKING		20
+#define PF_EVENT_SCHED_PROCESS_FREE	240
+
+/* SchedProcessFreeFtraceEvent */
+#define PF_FREE_COMM			1
+#define PF_FREE_PID			2
 
 /* SchedSwitchFtraceEvent */
 #define PF_SWITCH_PREV_COMM		1

@@ -294,6 +294,8 @@ struct fxt_record {
 			struct fxt_str name;
 			uint64_t koid;
 			uint64_t named_at;	/* "named_at" uint64 argument, else 0 */
+			/* process: "parent" koid argument, else FXT_KOID_NONE */
+			uint64_t parent;
 		} kobj;
 		struct {	/* subtype 0 and 1 (v2 fills out/in.tid only) */
 			uint16_t cpu;
@@ -408,12 +410,17 @@ typedef int (*fxt_diag_fn)(void *ctx, uint64_t offset, enum fxt_diag_id id,
  * latest "named_at" argument (records.rst), or, among records without one
  * (or with equal ones), the last read.
  */
+/* No koid: a process record without a "parent" argument. */
+#define FXT_KOID_NONE		UINT64_MAX
+
 struct fxt_kobj_info {
 	uint64_t koid;
 	uint64_t process;	/* thread: its "process" argument, else 0 */
 	uint64_t named_at;	/* its "named_at" argument, 0 if none */
+	uint64_t parent;	/* process: its "parent" argument, if has_parent */
 	uint8_t obj_type;	/* ZX_OBJ_TYPE_* */
 	bool valid;		/* slot in use (internal) */
+	bool has_parent;	/* some record of it had a "parent" koid */
 	uint8_t name_len;
 	char name[45];		/* its name, truncated to 44 bytes + NUL */
 };

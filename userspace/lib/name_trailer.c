@@ -27,7 +27,7 @@
 #include "libfxt.h"
 #include "record_frame.h"
 
-#define NAME_MAX_	21
+#define NAME_MAX_	20
 #define LEN_UNWRITABLE	0xff	/* the newest name is too long to keep */
 #define MIN_SLOTS	1024
 /* Longer string and kernel object records are not fxt.ko's names. */
@@ -36,8 +36,9 @@
 struct slot {
 	uint64_t named_at;	/* of the newest name */
 	uint32_t koid;
-	uint32_t process;	/* thread: its process koid */
+	uint32_t process;	/* thread: its process koid; process: its parent */
 	uint8_t type;		/* FXT_OBJ_*, 0: free */
+	uint8_t has_process;	/* process: a "parent" argument was read */
 	uint8_t stale;		/* the last record written is not the newest */
 	uint8_t len;		/* of name, or LEN_UNWRITABLE */
 	char name[NAME_MAX_];
@@ -47,6 +48,7 @@ struct slot {
 struct prov_strings {
 	uint16_t process;
 	uint16_t named_at;
+	uint16_t parent;
 };
 
 struct fxt_newest {
@@ -166,10 +168,14 @@ static void scan_string(struct fxt_newest *n, uint32_t provider,
 		ps->process = 0;
 	if (ps->named_at == index)
 		ps->named_at = 0;
+	if (ps->parent == index)
+		ps->parent = 0;
 	if (is_text(rec + 1, len, FXT_ARG_NAME_PROCESS))
 		ps->process = index;
 	else if (is_text(rec + 1, len, FXT_ARG_NAME_NAMED_AT))
 		ps->named_at = index;
+	else if (is_text(rec + 1, len, FXT_ARG_NAME_PARENT))
+		ps->parent = index;
 }
 
 /* Is the argument name at ref (indexed or inline at *p) the string s? */
@@ -184,9 +190,13 @@ static bool arg_name_is(uint16_t ref, const uint64_t *p, size_t avail,
 	return ref && ref == index;
 }
 
+/*
+ * process: a thread's process koid, or a process's parent koid
+ * (has_process: whether the record had one; a thread's always counts).
+ */
 static void track(struct fxt_newest *n, uint8_t type, uint64_t koid,
 		  const char *name, size_t len, uint64_t process,
-		  uint64_t named_at)
+		  bool has_process, uint64_t named_at)
 {
 	struct slot *s = NULL;
 	bool fits = len <= NAME_MAX_, same;
@@ -211,7 +221,8 @@ static void track(struct fxt_newest *n, uint8_t type, uint64_t koid,
 	} else if (named_at < s->named_at) {
 		/* An older name written last: stale unless it is the same. */
 		same = fits && s->len == len && !memcmp(s->name, name, len) &&
-		       s->process == (uint32_t)process;
+		       s->process == (uint32_t)process &&
+		       s->has_process == has_process;
 		if (!same && !s->stale)
 			n->stale++;
 		else if (same && s->stale)
@@ -224,6 +235,7 @@ static void track(struct fxt_newest *n, uint8_t type, uint64_t koid,
 	}
 	s->named_at = named_at;
 	s->process = (uint32_t)process;
+	s->has_process = has_process;
 	if (fits) {
 		s->len = (uint8_t)len;
 		memcpy(s->name, name, len);
@@ -232,7 +244,10 @@ static void track(struct fxt_newest *n, uint8_t type, uint64_t koid,
 	}
 }
 
-/* A kernel object record: its type, koid, inline name, process, named_at. */
+/*
+ * A kernel object record: its type, koid, inline name, process (a
+ * thread's) or parent (a process's), named_at.
+ */
 static void scan_kobj(struct fxt_newest *n, uint32_t provider,
 		      const uint64_t *rec, size_t words)
 {
@@ -241,6 +256,7 @@ static void scan_kobj(struct fxt_newest *n, uint32_t provider,
 	uint16_t name_ref = (uint16_t)FXT_G(rec[0], FXT_KOBJ_NAME_FIELD);
 	unsigned int nargs = (unsigned int)FXT_G(rec[0], FXT_KOBJ_NARGS_FIELD), i;
 	uint64_t process = 0, named_at = 0;
+	bool has_process = type == FXT_OBJ_THREAD;
 	size_t len, k = 2;
 	const char *name;
 
@@ -272,16 +288,22 @@ static void scan_kobj(struct fxt_newest *n, uint32_t provider,
 
 			if (at == FXT_ARG_KOID &&
 			    arg_name_is(an, p, aw - 1, ps ? ps->process : 0,
-					FXT_ARG_NAME_PROCESS))
+					FXT_ARG_NAME_PROCESS)) {
 				process = p[nw];
-			else if (at == FXT_ARG_UINT64 &&
+			} else if (type == FXT_OBJ_PROCESS && at == FXT_ARG_KOID &&
+				 arg_name_is(an, p, aw - 1, ps ? ps->parent : 0,
+					     FXT_ARG_NAME_PARENT)) {
+				process = p[nw];
+				has_process = true;
+			} else if (at == FXT_ARG_UINT64 &&
 				 arg_name_is(an, p, aw - 1, ps ? ps->named_at : 0,
-					     FXT_ARG_NAME_NAMED_AT))
+					     FXT_ARG_NAME_NAMED_AT)) {
 				named_at = p[nw];
+			}
 		}
 		k += aw;
 	}
-	track(n, type, rec[1], name, len, process, named_at);
+	track(n, type, rec[1], name, len, process, has_process, named_at);
 }
 
 void fxt_newest_feed(struct fxt_newest *n, uint32_t provider, const void *data,
@@ -344,6 +366,8 @@ int fxt_newest_write_trailer(struct fxt_newest *n, struct fxt_writer *w)
 		name.len = s->len;
 		if (s->type == FXT_OBJ_THREAD)
 			args[nargs++] = fxt_arg_koid(fxt_str(FXT_ARG_NAME_PROCESS), s->process);
+		else if (s->has_process)
+			args[nargs++] = fxt_arg_koid(fxt_str(FXT_ARG_NAME_PARENT), s->process);
 		if (s->named_at)
 			args[nargs++] = fxt_arg_u64(fxt_str(FXT_ARG_NAME_NAMED_AT), s->named_at);
 		err = fxt_write_kobj(w, s->type, s->koid, name, args, nargs);

@@ -104,11 +104,12 @@ static void decode_metadata(struct cur *c, uint64_t h)
 static void decode_kobj(struct cur *c, uint64_t h)
 {
 	struct fxt_record *rec = c->rec;
-	const struct fxt_arg *proc, *at;
+	const struct fxt_arg *proc, *at, *parent;
 	uint64_t process = 0;
 
 	rec->u.kobj.obj_type = (uint8_t)FXT_G(h, FXT_KOBJ_TYPE_FIELD);
 	rec->u.kobj.named_at = 0;
+	rec->u.kobj.parent = FXT_KOID_NONE;
 	reserved(c, h, FXT_KOBJ_RESERVED_FIELD, "kernel object record");
 	rec->u.kobj.koid = take(c, "koid");
 	rec->u.kobj.name = get_str(c, (uint16_t)FXT_G(h, FXT_KOBJ_NAME_FIELD),
@@ -121,6 +122,10 @@ static void decode_kobj(struct cur *c, uint64_t h)
 	at = fxt_rd_find_arg(rec, FXT_ARG_NAME_NAMED_AT);
 	if (at && at->type == FXT_ARG_UINT64)
 		rec->u.kobj.named_at = at->v.u64;
+	parent = fxt_rd_find_arg(rec, FXT_ARG_NAME_PARENT);
+	if (rec->u.kobj.obj_type == FXT_OBJ_PROCESS && parent &&
+	    parent->type == FXT_ARG_KOID)
+		rec->u.kobj.parent = parent->v.koid;
 	if (rec->u.kobj.obj_type == FXT_OBJ_THREAD) {
 		proc = fxt_rd_find_arg(rec, FXT_ARG_NAME_PROCESS);
 		if (!proc)
@@ -135,8 +140,8 @@ static void decode_kobj(struct cur *c, uint64_t h)
 	}
 	if (c->r->track_kobjs)
 		fxt_rd_kobj_set(c->r, rec->u.kobj.koid, rec->u.kobj.obj_type,
-			 rec->u.kobj.name, process, rec->u.kobj.named_at,
-			 rec->offset);
+			 rec->u.kobj.name, process, rec->u.kobj.parent,
+			 rec->u.kobj.named_at, rec->offset);
 }
 
 static void decode_event(struct cur *c, uint64_t h)

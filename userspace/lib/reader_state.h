@@ -196,8 +196,8 @@ static inline struct str_slot *fxt_rd_str_slot(const struct provider *p, unsigne
 void fxt_rd_string_define(struct fxt_reader *r, struct provider *p, unsigned int index,
 			  const char *data, size_t len, uint64_t offset);
 void fxt_rd_kobj_set(struct fxt_reader *r, uint64_t koid, unsigned int type,
-		     struct fxt_str name, uint64_t process, uint64_t named_at,
-		     uint64_t offset);
+		     struct fxt_str name, uint64_t process, uint64_t parent,
+		     uint64_t named_at, uint64_t offset);
 
 /* ------------------------------------------------------------------ */
 /* Duration nesting (reader_durations.c).                               */

@@ -301,8 +301,8 @@ const struct fxt_kobj_info *fxt_reader_thread_at(const struct fxt_reader *r,
 }
 
 void fxt_rd_kobj_set(struct fxt_reader *r, uint64_t koid, unsigned int type,
-		     struct fxt_str name, uint64_t process, uint64_t named_at,
-		     uint64_t offset)
+		     struct fxt_str name, uint64_t process, uint64_t parent,
+		     uint64_t named_at, uint64_t offset)
 {
 	struct kobj_table *kt = r->kt;
 	struct fxt_kobj_info *k;
@@ -321,7 +321,17 @@ void fxt_rd_kobj_set(struct fxt_reader *r, uint64_t koid, unsigned int type,
 		k->valid = true;
 		k->koid = koid;
 	} else if (named_at < k->named_at) {
-		return;		/* an older name than the one we have */
+		/* An older name than the one we have; a parent if none yet. */
+		if (parent != FXT_KOID_NONE && !k->has_parent) {
+			k->parent = parent;
+			k->has_parent = true;
+		}
+		return;
+	}
+	/* Records without one (the trailer's) keep the parent known. */
+	if (parent != FXT_KOID_NONE) {
+		k->parent = parent;
+		k->has_parent = true;
 	}
 	k->named_at = named_at;
 	k->obj_type = (uint8_t)type;

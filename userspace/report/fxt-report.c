@@ -22,7 +22,8 @@
  * This file is the command line; the work is in lib/report_*.c:
  * report_events.c (records to events, in time order), report_stats.c (the
  * analysis), report_pipeline.c (--threads 2), report_print.c (tables),
- * report_blocked.c (the Blocked in section) and report_triggers.c (the
+ * report_processes.c (the Processes section), report_blocked.c (the
+ * Blocked in section) and report_triggers.c (the
  * Triggers section).
  */
 #include <errno.h>
@@ -50,8 +51,8 @@ static const char usage[] =
 "                   s, d, dmax (time in S, in D, longest D);\n"
 "                   or tid, comm (ascending)\n"
 "  -c, --csv        machine-readable CSV: one block per table (threads,\n"
-"                   cpus, irqs; blocked, triggers), each with a header row,\n"
-"                   times in ns\n"
+"                   cpus, irqs, processes; blocked, triggers), each with\n"
+"                   a header row, times in ns\n"
 "  -j, --threads N  1 (default): decode and analyse on one thread; 2: the\n"
 "                   analysis on a second thread, faster when a second CPU\n"
 "                   is idle, slower when it is busy; same output\n"
@@ -68,6 +69,8 @@ static const char usage[] =
 "CPUs: time observed from the CPU's first context switch, BUSY and IDLE\n"
 "(idle = thread koid 0), IRQ and SOFTIRQ time, switches, dropped records.\n"
 "Interrupts: per handler name, exclusive of nested interrupts.\n"
+"Processes: per pid, its PPID (the parent fxt.ko recorded, - if none), its\n"
+"name, the threads of it seen, and their RUN, S and D time summed.\n"
 "Blocked in (only if the archive has D sleeps): per function a thread\n"
 "blocked in (the D event's blocked_in, else \"(unknown)\"), the count of D\n"
 "sleeps, their total, p99 and maximum time, and the top 3 threads by D time.\n"

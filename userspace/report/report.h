@@ -250,6 +250,8 @@ void report_blocked_sample(struct report *rp, uint32_t fn, uint32_t idx, uint64_
 /* The Blocked in section, by D time; nothing without D sleeps. */
 void report_print_blocked(struct report *rp, struct outbuf *o, long top, bool csv);
 void report_blocked_free(struct report *rp);
+/* The Processes section (report_processes.c): parent, threads, times. */
+void report_print_processes(struct report *rp, struct outbuf *o, long top, bool csv);
 /* A thread's name (report_print.c): for one that exited, its name then. */
 const char *report_comm_of(const struct report *rp, const struct tstat *t);
 

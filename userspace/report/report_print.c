@@ -363,6 +363,7 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 				  (unsigned long long)h->max_ns);
 		}
 	}
+	report_print_processes(rp, o, top, csv);
 	report_print_blocked(rp, o, top, csv);
 	report_print_triggers(rp, o, csv);
 	free(ts);

@@ -593,6 +593,52 @@ static void build_pid_reuse(struct fxt_writer *w)
 }
 
 /*
+ * Processes' lives as fxt.ko writes them (records.rst "Names"): process 7
+ * "sh" (parent 1) forks process 9, first named "sh" with parent 7, which
+ * execs "sleep": its process record then carries the command line.
+ * fxt-collect's trailer restates process 9's name without a parent, which
+ * must not lose it. Process 11's record has no parent (an older fxt.ko).
+ */
+static void build_process_life(struct fxt_writer *w)
+{
+	prelude_two_cpus(w);
+	fxt_write_provider_section(w, 0);
+	fxt_write_string(w, 1, "process", 7);
+	fxt_write_string(w, 2, "named_at", 8);
+	fxt_write_kobj(w, FXT_OBJ_PROCESS, 7, fxt_str("sh"),
+		       (const struct fxt_arg[]){ fxt_arg_koid(fxt_str("parent"), 1) }, 1);
+	names_thread(w, 7, "sh", 7, 0);
+	fxt_write_switch(w, 0, 500, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(7, 7), 20);
+	fxt_write_kobj(w, FXT_OBJ_PROCESS, 9, fxt_str("sh"),
+		       (const struct fxt_arg[]){
+				fxt_arg_u64(fxt_str_index(2), 1000),
+				fxt_arg_koid(fxt_str("parent"), 7) }, 2);
+	names_thread(w, 9, "sh", 9, 1000);
+	fxt_write_switch(w, 0, 1200, FXT_THREAD_BLOCKED, fxt_thread_inline(7, 7), 20,
+			 fxt_thread_inline(9, 9), 20);
+	names_thread(w, 9, "sleep", 9, 1500);
+	fxt_write_kobj(w, FXT_OBJ_PROCESS, 9, fxt_str("sleep"),
+		       (const struct fxt_arg[]){
+				fxt_arg_u64(fxt_str_index(2), 1500),
+				fxt_arg_koid(fxt_str("parent"), 7),
+				fxt_arg_string(fxt_str("cmdline"), fxt_str("sleep 0.1")) }, 3);
+	fxt_write_switch(w, 0, 2000, FXT_THREAD_DEAD, fxt_thread_inline(9, 9), 20,
+			 fxt_thread_inline(11, 11), 20);
+	names_process(w, 11, "old", 0);
+	names_thread(w, 11, "old", 11, 0);
+	fxt_write_switch(w, 0, 2500, FXT_THREAD_BLOCKED, fxt_thread_inline(11, 11), 20,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_provider_section(w, 1);
+	fxt_write_switch(w, 1, 1000, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(0, 0), 0);
+	fxt_write_provider_info(w, FXT_NAMES_PROVIDER_ID, FXT_NAMES_PROVIDER_NAME);
+	fxt_write_init(w, NS);
+	fxt_write_kobj(w, FXT_OBJ_PROCESS, 9, fxt_str("sleep"),
+		       (const struct fxt_arg[]){ fxt_arg_u64(fxt_str("named_at"), 1500) }, 1);
+}
+
+/*
  * A process and its main thread share a koid (fxt.ko's koids are pids),
  * and each has its own newest name. What stress.fxt showed on 6.12-rt:
  * thread 7 ("app") forked process 9 on CPU 0 ("fxt_stress" for both, at
@@ -1223,6 +1269,8 @@ const struct tcase tcases[] = {
 	       "tids 7 and 9 exit and are reused by new processes"),
 	GOLDEN_PERFETTO("names-process-thread", build_names_process_thread,
 	       "process 9 renamed by an exec whose thread record was dropped"),
+	GOLDEN_PERFETTO("process-life", build_process_life,
+	       "a fork and an exec: parents and a command line on process records"),
 	GOLDEN_PERFETTO("cpu300-wide", build_cpu300_wide,
 	       "CPUs 0 and 300: CPU 300's switches of subtype 1 (16-bit cpu field)"),
 	GOLDEN("cpu256", build_cpu256,
