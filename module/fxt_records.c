@@ -338,7 +338,7 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 	bool window = c->hdr->mode == FXT_MODE_CIRCULAR;
 	u32 gen = 0;
 	unsigned int bufno, sleep = 0;
-	u64 ts, *p;
+	u64 ts, early = 0, *p;
 
 	if (FXT_PROBE_PART == 2) {
 		ts = fxt_switch_header(words, c->cpu, state, out, in,
@@ -352,10 +352,18 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		fxt_name_in_window(c, prev);
 		fxt_name_in_window(c, next);
 	}
-	/* D, I, P, t: the sleep event first, in the same record (fxt_sleep.c) */
+	/*
+	 * D, I, P, t: the sleep event first, in the same record (fxt_sleep.c).
+	 * The switch's time is read before the walk and the symbol lookup
+	 * (a first lookup of a function can take a millisecond under
+	 * emulation), as ftrace reads it when its probe is called; interrupts
+	 * are off, so no record of this CPU can come in between.
+	 */
 	if (unlikely(prev_state & FXT_SLEEP_DETAIL_BITS) &&
-	    state != FXT_THREAD_NEW)
+	    state != FXT_THREAD_NEW) {
+		early = ktime_get_boot_fast_ns();
 		sleep = fxt_sleep_prepare(c, prev, prev_state, out);
+	}
 	if (unlikely(wide)) {
 		if (sleep)
 			fxt_write_sleep(c, prev, sleep);
@@ -371,6 +379,7 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 	if (!p)
 		return 0;
 	if (unlikely(sleep)) {
+		ts = early;
 		fxt_sleep_fill(c, p, ts, prev);
 		p += sleep;
 	}

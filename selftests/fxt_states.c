@@ -26,6 +26,9 @@
  * ftrace's sched_switch, recorded in the same run by an instance of its
  * own, is the reference for the states: per thread of the scenario, as
  * many switches out in each state (R, S, D, T, t, ...) as in the archive.
+ * Its text is kept beside the archive (states-ftrace.txt), where
+ * selftests/perfetto-check compares each thread's D and S time, the
+ * parents and the names in Perfetto.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -198,11 +201,29 @@ static void wchan_of(pid_t tid, char *buf, size_t size)
 
 /*
  * ftrace, in the same run: a tracefs instance of its own records
- * sched_switch with the boot clock while fxt does, started before fxt
- * and stopped after it, so every switch of the scenario's threads is in
- * both.
+ * sched_switch, sched_waking and sched_process_fork with the boot clock
+ * while fxt does, started before fxt and stopped after it, so every
+ * switch of the scenario's threads is in both. Its text is kept next to
+ * the archive as NAME-ftrace.txt: selftests/perfetto-check loads both
+ * into Perfetto's trace processor and compares each thread's D and S
+ * time, the processes' parents and the threads' names.
  */
 #define FTRACE_DIR	"/sys/kernel/tracing/instances/fxt_states"
+static const char *const ftrace_events[] = {
+	"sched/sched_switch", "sched/sched_waking", "sched/sched_process_fork",
+};
+
+static int ftrace_enable(const char *value)
+{
+	char path[PATH_MAX];
+	int err = 0;
+
+	for (size_t i = 0; i < sizeof(ftrace_events) / sizeof(ftrace_events[0]); i++) {
+		snprintf(path, sizeof(path), FTRACE_DIR "/events/%s/enable", ftrace_events[i]);
+		err |= kfile_write(path, value);
+	}
+	return err;
+}
 
 static int ftrace_start(void)
 {
@@ -210,10 +231,27 @@ static int ftrace_start(void)
 		return -errno;
 	if (kfile_write(FTRACE_DIR "/trace_clock", "boot") ||
 	    kfile_write(FTRACE_DIR "/buffer_size_kb", "16384") ||
-	    kfile_write(FTRACE_DIR "/events/sched/sched_switch/enable", "1") ||
+	    ftrace_enable("1") ||
 	    kfile_write(FTRACE_DIR "/tracing_on", "1"))
 		return -EIO;
 	return 0;
+}
+
+/* The text next to the archive: NAME.fxt -> NAME-ftrace.txt. */
+static void ftrace_keep(const char *text)
+{
+	char path[PATH_MAX];
+	size_t n = strlen(R.coll.archive);
+	FILE *f;
+
+	if (n < 4 || strcmp(R.coll.archive + n - 4, ".fxt"))
+		return;
+	snprintf(path, sizeof(path), "%.*s-ftrace.txt", (int)(n - 4), R.coll.archive);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fputs(text, f);
+	fclose(f);
 }
 
 static void ftrace_stop(void)
@@ -235,11 +273,13 @@ static void ftrace_stop(void)
 			cap *= 2;
 		}
 	}
-	if (R.ftrace)
+	if (R.ftrace) {
 		R.ftrace[n] = '\0';
+		ftrace_keep(R.ftrace);
+	}
 	if (f)
 		fclose(f);
-	kfile_write(FTRACE_DIR "/events/sched/sched_switch/enable", "0");
+	ftrace_enable("0");
 	rmdir(FTRACE_DIR);
 }
 

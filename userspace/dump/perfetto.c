@@ -66,7 +66,7 @@ struct pf {
 	struct pbuf *bundles;	/* by CPU: FtraceEvent fields not yet written */
 	size_t nbundles;
 	struct pbuf tree;	/* ProcessTree fields not yet written */
-	uint64_t tree_ns;	/* the newest "named_at" in it */
+	uint64_t tree_ns;	/* the time of the names in it */
 	uint64_t last_ns;
 	struct pthread *threads;
 	size_t nthreads, cap;
@@ -105,18 +105,14 @@ static void flush_bundle(struct pf *pf, size_t cpu)
 }
 
 /*
- * Write the names gathered (kernel objects read in a row) as one packet,
- * at the time of the record before them, or of the newest name in it if
- * later: a tid reused after sched_process_free (at its last switch) is
- * named after that free, so that Perfetto names the new thread with it.
+ * Write the names gathered (kernel objects read in a row, of one time) as
+ * one packet at that time (on_kobj()).
  */
 static void flush_tree(struct pf *pf)
 {
 	if (!pf->tree.len && !pf->tree.failed)
 		return;
-	pb_varint_field(&pf->packet, PF_PACKET_TIMESTAMP,
-			pf->tree_ns > pf->last_ns ? pf->tree_ns : pf->last_ns);
-	pf->tree_ns = 0;
+	pb_varint_field(&pf->packet, PF_PACKET_TIMESTAMP, pf->tree_ns);
 	pb_msg(&pf->packet, PF_PACKET_PROCESS_TREE, &pf->tree);
 	emit_packet(pf);
 }
@@ -410,13 +406,23 @@ static void on_kobj(struct pf *pf, const struct fxt_record *rec)
 	const struct fxt_kobj_info *k = fxt_merge_kobj(pf->m, rec->u.kobj.obj_type,
 						       rec->u.kobj.koid);
 	struct fxt_str name = fxt_merge_kobj_name(pf->m, rec), cmdline;
-	uint64_t koid = rec->u.kobj.koid, parent = rec->u.kobj.parent;
+	uint64_t koid = rec->u.kobj.koid, parent = rec->u.kobj.parent, at;
 	struct pthread *t;
 
 	if (!name.data || !name.len || !koid)
 		return;
-	if (rec->u.kobj.named_at > pf->tree_ns)
-		pf->tree_ns = rec->u.kobj.named_at;
+	/*
+	 * A name takes effect at its "named_at", else (the start snapshot's)
+	 * at the record before it: a tid reused after sched_process_free (at
+	 * its last switch) is named after that free, and a name restated
+	 * later (a window's, the trailer's) before it, so that Perfetto gives
+	 * each name to the thread that had it, and no restated name makes a
+	 * thread of its own after the end.
+	 */
+	at = rec->u.kobj.named_at ? rec->u.kobj.named_at : pf->last_ns;
+	if (at != pf->tree_ns)
+		flush_tree(pf);
+	pf->tree_ns = at;
 	if (name.len > PF_NAME_MAX)
 		name.len = PF_NAME_MAX;
 	if (rec->u.kobj.obj_type == FXT_OBJ_PROCESS) {

@@ -1583,9 +1583,16 @@ static void newest_cpu0(struct fxt_writer *w)
 		fxt_arg_u64(fxt_str("named_at"), 900),
 	};
 
+	/* fxt.ko's process records name their parent, by an indexed string */
+	struct fxt_arg pa[2] = {
+		fxt_arg_u64(fxt_str_index(2), 600),
+		fxt_arg_koid(fxt_str_index(3), 4),
+	};
+
 	arg_strings(w);
+	fxt_write_string(w, 3, "parent", 6);
 	kobj_at(w, FXT_OBJ_THREAD, 8, "app-renamed", 7, 3000);
-	kobj_at(w, FXT_OBJ_PROCESS, 9, "p-new", 0, 600);
+	fxt_write_kobj(w, FXT_OBJ_PROCESS, 9, fxt_str("p-new"), pa, 2);
 	kobj_at(w, FXT_OBJ_THREAD, 10, "x", 10, 100);
 	kobj_at(w, FXT_OBJ_THREAD, 11, "same", 11, 300);
 	kobj_at(w, FXT_OBJ_THREAD, 12, "newname", 12, 400);
@@ -1674,6 +1681,8 @@ static void test_newest_trailer(void)
 			if (proc)
 				EXPECT_EQ_U(fxt_reader_kobj(r, FXT_OBJ_THREAD, rec->u.kobj.koid)->process,
 					    proc);
+			else	/* the trailer restates the parent with the name */
+				EXPECT_EQ_U(rec->u.kobj.parent, 4);
 		}
 		EXPECT_EQ_U(d.total, 0);
 		fxt_reader_close(r);
