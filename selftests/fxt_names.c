@@ -917,8 +917,12 @@ TEST(process_records_have_parent)
 	EXPECT_LT(10, with);
 }
 
-/* How many records of obj_type for koid carry name (the trailer's not). */
-static unsigned int count_named(uint8_t obj_type, uint64_t koid, const char *name)
+/*
+ * How many records of obj_type for koid carry name (the trailer's not);
+ * with_cmdline: only those with a "cmdline" argument.
+ */
+static unsigned int count_named(uint8_t obj_type, uint64_t koid, const char *name,
+				bool with_cmdline)
 {
 	unsigned int n = 0;
 
@@ -927,22 +931,7 @@ static unsigned int count_named(uint8_t obj_type, uint64_t koid, const char *nam
 
 		n += k->obj_type == obj_type && k->koid == koid &&
 		     k->provider != FXT_NAMES_PROVIDER_ID &&
-		     !strcmp(k->name, name);
-	}
-	return n;
-}
-
-/* The records of obj_type for koid named name with a "cmdline" (not the trailer's). */
-static unsigned int count_with_cmdline(uint8_t obj_type, uint64_t koid, const char *name)
-{
-	unsigned int n = 0;
-
-	for (size_t i = 0; i < R.a.nkobjs; i++) {
-		const struct records_kobj *k = &R.a.kobjs[i];
-
-		n += k->obj_type == obj_type && k->koid == koid &&
-		     k->provider != FXT_NAMES_PROVIDER_ID &&
-		     !strcmp(k->name, name) && k->has_cmdline;
+		     !strcmp(k->name, name) && (!with_cmdline || k->has_cmdline);
 	}
 	return n;
 }
@@ -955,9 +944,9 @@ static unsigned int count_with_cmdline(uint8_t obj_type, uint64_t koid, const ch
 TEST(exec_names_written_once)
 {
 	NEED_ARCHIVE();
-	EXPECT_EQ(1, count_named(FXT_OBJ_THREAD, R.exec_child, EXEC_COMM));
-	EXPECT_EQ(2, count_named(FXT_OBJ_PROCESS, R.exec_child, EXEC_COMM));
-	EXPECT_EQ(1, count_with_cmdline(FXT_OBJ_PROCESS, R.exec_child, EXEC_COMM));
+	EXPECT_EQ(1, count_named(FXT_OBJ_THREAD, R.exec_child, EXEC_COMM, false));
+	EXPECT_EQ(2, count_named(FXT_OBJ_PROCESS, R.exec_child, EXEC_COMM, false));
+	EXPECT_EQ(1, count_named(FXT_OBJ_PROCESS, R.exec_child, EXEC_COMM, true));
 	if (_metadata->passed == 0)
 		log_names(R.exec_child);
 }
