@@ -57,12 +57,16 @@
 #define NAMED_RECORD_MAX 512u
 #define AT_RISK_WANTED	5u
 
-/* One thread per CPU that sleeps and wakes: switches, wakeups, timers. */
+/*
+ * One thread per CPU that sleeps and wakes: switches, wakeups, timers. Or,
+ * to spin, two per CPU that yield to each other: a lone yielder never
+ * switches, and a CPU with no switch before the freeze says nothing.
+ */
 struct load {
 	pthread_t th[MAX_LOAD];
 	int n;
 	atomic_bool stop;
-	bool spin;		/* never idle: the CPU always runs someone */
+	bool spin;		/* never idle: the CPU always switches tasks */
 };
 
 static void *load_main(void *arg)
@@ -80,7 +84,7 @@ static void *load_main(void *arg)
 
 static int load_start(struct load *l, bool spin)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long n = sysconf(_SC_NPROCESSORS_ONLN) * (spin ? 2 : 1);
 
 	memset(l, 0, sizeof(*l));
 	l->spin = spin;
