@@ -66,6 +66,7 @@
 #include "collector.h"
 #include "cpu.h"
 #include "dump.h"
+#include "env.h"
 #include "scan.h"
 #include "stats_table.h"
 #include "workload.h"
@@ -1054,6 +1055,24 @@ TEST(crowd_collector_exit_0)	{ NEED(CROWD); check_exit(_metadata, &CROWD); }
 TEST(crowd_never_full)		{ NEED(CROWD); check_never_full(_metadata, &CROWD); }
 TEST(crowd_window_ends_at_stop)	{ NEED(CROWD); check_window_end(_metadata, &CROWD); }
 TEST(crowd_every_thread_named)	{ NEED(CROWD); check_named(_metadata, &CROWD); }
+
+/*
+ * This process exec'd long before the crowd's window: the window has its
+ * name and parent from the kernel, and its command line from the trailer.
+ */
+TEST(crowd_process_has_cmdline)
+{
+	const struct records_kobj *k;
+	char want[ENV_CMDLINE_MAX + 1];
+
+	NEED(CROWD);
+	ASSERT_LT(0, env_proc_cmdline(getpid(), want, sizeof(want)));
+	k = records_cmdline_of(&CROWD.a, (uint64_t)getpid(), true);
+	ASSERT_NE(NULL, k) TH_LOG("no trailer record of %d with a cmdline", getpid());
+	EXPECT_STREQ(want, k->cmdline);
+	EXPECT_TRUE(k->has_parent);
+	EXPECT_EQ((uint64_t)getppid(), k->parent);
+}
 
 /* The kept window holds every switch the log saw in it, none twice. */
 static void check_log_in_window(struct __test_metadata *_metadata,

@@ -52,6 +52,7 @@
 #include "kselftest_harness.h"
 #include "collector.h"
 #include "cpu.h"
+#include "env.h"
 #include "kfile.h"
 #include "kmsg.h"
 #include "need_archive.h"
@@ -889,6 +890,32 @@ TEST(exec_child_parent_and_cmdline)
 	EXPECT_EQ(0, wrong);
 	EXPECT_LE(2, parents) TH_LOG("the fork's and the exec's records");
 	EXPECT_LE(1, cmdlines) TH_LOG("no process record of %d has a cmdline", R.exec_child);
+}
+
+/*
+ * This process exec'd before the recording: fxt.ko wrote no command line
+ * for it, and fxt-collect's trailer gives it the one /proc shows; so it
+ * does for init. The exec child has its own, from its exec: the trailer
+ * adds none.
+ */
+TEST(trailer_cmdline_of_process_started_before)
+{
+	const struct records_kobj *k;
+	char want[ENV_CMDLINE_MAX + 1];
+
+	NEED_ARCHIVE();
+	ASSERT_LT(0, env_proc_cmdline(R.pid, want, sizeof(want)));
+	EXPECT_EQ(NULL, records_cmdline_of(&R.a, R.pid, false));
+	k = records_cmdline_of(&R.a, R.pid, true);
+	ASSERT_NE(NULL, k) TH_LOG("no trailer record of %d with a cmdline", R.pid);
+	EXPECT_STREQ(want, k->cmdline);
+	EXPECT_TRUE(k->has_parent);
+	EXPECT_EQ((uint64_t)R.ppid, k->parent);
+	ASSERT_LT(0, env_proc_cmdline(1, want, sizeof(want)));
+	k = records_cmdline_of(&R.a, 1, true);
+	ASSERT_NE(NULL, k) TH_LOG("init has no cmdline in the trailer");
+	EXPECT_STREQ(want, k->cmdline);
+	EXPECT_EQ(NULL, records_cmdline_of(&R.a, R.exec_child, true));
 }
 
 /* Every process record fxt.ko writes names its parent (init's is 0). */

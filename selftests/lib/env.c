@@ -96,3 +96,28 @@ void env_tool_path(char *buf, size_t size, const char *env, const char *rel)
 	if (snprintf(buf, size, "%s/%s", dirname(dirname(exe)), rel) >= (int)size)
 		snprintf(buf, size, "%s", rel);
 }
+
+size_t env_proc_cmdline(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+	size_t n = 0, i;
+	FILE *f;
+
+	if (!size)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(buf, 1, size - 1, f);
+		fclose(f);
+	}
+	if (n > ENV_CMDLINE_MAX)
+		n = ENV_CMDLINE_MAX;
+	while (n && !buf[n - 1])
+		n--;
+	for (i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	buf[n] = '\0';
+	return n;
+}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * env.h - what a selftest takes from its environment: numeric knobs, replay
- * seeds, the temporary directory, the project's tool paths; and the clock
- * its timeouts use.
+ * seeds, the temporary directory, the project's tool paths; the clock its
+ * timeouts use; and a process's command line.
  *
  * Environment: FXT_SELFTEST_TMP (default /tmp); the tool variables the
  * callers name (FXT_COLLECT, FXT_DUMP, ...).
@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* CLOCK_MONOTONIC in seconds. */
 double env_now(void);
@@ -33,5 +34,12 @@ double env_seconds(const char *name, double def);
 const char *env_tmpdir(void);
 /* Tool path: $env when set and non-empty, else <repo>/rel (repo = ../ of this binary). */
 void env_tool_path(char *buf, size_t size, const char *env, const char *rel);
+/*
+ * /proc/PID/cmdline as fxt writes a command line: arguments joined by
+ * spaces, at most ENV_CMDLINE_MAX bytes, NUL-terminated in buf (size >
+ * ENV_CMDLINE_MAX). Its length; 0 when there is none.
+ */
+#define ENV_CMDLINE_MAX	256
+size_t env_proc_cmdline(pid_t pid, char *buf, size_t size);
 
 #endif /* FXT_SELFTESTS_ENV_H */

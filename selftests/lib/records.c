@@ -298,6 +298,22 @@ size_t records_kobjs_of(const struct records *a, uint8_t obj_type, uint64_t koid
 	return n;
 }
 
+const struct records_kobj *records_cmdline_of(const struct records *a,
+					      uint64_t pid, bool from_trailer)
+{
+	const struct records_kobj *last = NULL;
+
+	for (size_t i = 0; i < a->nkobjs; i++) {
+		const struct records_kobj *k = &a->kobjs[i];
+
+		if (k->obj_type == FXT_OBJ_PROCESS && k->koid == pid &&
+		    k->has_cmdline &&
+		    (k->provider == FXT_NAMES_PROVIDER_ID) == from_trailer)
+			last = k;
+	}
+	return last;
+}
+
 bool records_has_kobj_named(const struct records *a, uint8_t obj_type,
 		       uint64_t koid, const char *name)
 {

@@ -124,6 +124,12 @@ void records_free(struct records *a);
 /* Every kernel object record of type for koid, in archive order. */
 size_t records_kobjs_of(const struct records *a, uint8_t obj_type, uint64_t koid,
 		   const struct records_kobj **out, size_t max);
+/*
+ * The last process record of pid with a "cmdline": fxt.ko's (an exec's),
+ * or with from_trailer fxt-collect's trailer's (from /proc). NULL: none.
+ */
+const struct records_kobj *records_cmdline_of(const struct records *a,
+					      uint64_t pid, bool from_trailer);
 /* Is there a kernel object record of obj_type, koid and exactly name? */
 bool records_has_kobj_named(const struct records *a, uint8_t obj_type,
 		       uint64_t koid, const char *name);

@@ -26,8 +26,9 @@ int fxt_session_report(struct fxt_session *s, bool quiet)
 			fxt_session_path(s), s->archive_bytes, t.written, t.events,
 			t.written - t.events, t.dropped, s->dev.saves);
 		if (s->renamed > 0)
-			fprintf(stderr, "%s: %d newest names of %zu koids restated at the end\n",
-				s->prog, s->renamed, fxt_newest_koids(s->dev.names));
+			fprintf(stderr, "%s: %d trailer records for %zu koids: newest names restated, %zu command lines from /proc\n",
+				s->prog, s->renamed, fxt_newest_koids(s->dev.names),
+				fxt_newest_cmdlines(s->dev.names));
 	}
 	if (t.dropped)
 		fxt_device_warn(&s->dev, "%" PRIu64 " records were dropped (see the fxt/dropped counters)",

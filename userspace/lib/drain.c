@@ -363,7 +363,9 @@ int fxt_device_save_final(struct fxt_device *d)
  * The trailer (Documentation/records.rst, "Archive layout"): after every
  * CPU's data, its own provider with one kernel object record per koid
  * whose last record in the archive is not its newest name, so that a
- * reader applying the last record it reads (Perfetto) gets the newest.
+ * reader applying the last record it reads (Perfetto) gets the newest,
+ * and per process with no command line in the archive that still runs
+ * under that name and parent, its command line from /proc.
  * Everything before it is a complete archive already.
  */
 int fxt_device_write_trailer(struct fxt_device *d)
@@ -372,6 +374,7 @@ int fxt_device_write_trailer(struct fxt_device *d)
 
 	if (!d->names)
 		return 0;
+	fxt_newest_lookup_cmdlines(d->names, fxt_proc_cmdline, NULL);
 	n = fxt_newest_write_trailer(d->names, d->w);
 	if (n < 0)
 		return fxt_device_check_write(d, n);

@@ -589,6 +589,28 @@ uint64_t fxt_newest_untracked(const struct fxt_newest *n);	/* records not tracke
 /* Records written (0: none needed, no provider either), or -errno. */
 int fxt_newest_write_trailer(struct fxt_newest *n, struct fxt_writer *w);
 
+/*
+ * Command lines for the trailer: for a process (pid, its newest name, its
+ * parent or FXT_KOID_NONE) that no record gave a "cmdline", the length of
+ * the one the lookup put in buf (at most cap bytes, not NUL-terminated), or
+ * 0 for none. The trailer then writes that process's record with it.
+ */
+#define FXT_TRAILER_CMDLINE_MAX	256	/* fxt.ko's exec records: the same */
+typedef size_t (*fxt_cmdline_lookup)(void *ctx, uint32_t pid, struct fxt_str name,
+				     uint64_t parent, char *buf, size_t cap);
+void fxt_newest_lookup_cmdlines(struct fxt_newest *n, fxt_cmdline_lookup fn,
+				void *ctx);
+size_t fxt_newest_cmdlines(const struct fxt_newest *n);	/* the trailer wrote */
+/*
+ * The lookup from procfs (lib/proc_cmdline.c), ctx the procfs root
+ * ("/proc", or NULL for it): /proc/PID/cmdline, arguments joined by
+ * spaces, if /proc/PID/stat still has that name and, when known, that
+ * parent: a process that exited, or whose pid was reused by another
+ * command or parent, gets none.
+ */
+size_t fxt_proc_cmdline(void *ctx, uint32_t pid, struct fxt_str name,
+			uint64_t parent, char *buf, size_t cap);
+
 /* ------------------------------------------------------------------ */
 /* Small helpers shared by the tools.                                   */
 

@@ -14,6 +14,11 @@
  * koid whose last record did not, one more record with the newest name
  * (Documentation/records.rst, "Archive layout").
  *
+ * A process no record gave a "cmdline" (one that exec'd before the
+ * recording or its window) can get one from a lookup the caller sets
+ * (fxt_proc_cmdline(), /proc at save time): the trailer then writes its
+ * record with it, newest name and parent, whether stale or not.
+ *
  * Memory: one 40-byte slot per tracked koid in an open-addressing table
  * kept at most half full, so about 80 bytes a koid, up to max_objects koids
  * (records of further koids are counted, not tracked). Names longer than
@@ -27,7 +32,7 @@
 #include "libfxt.h"
 #include "record_frame.h"
 
-#define NAME_MAX_	20
+#define NAME_MAX_	19
 #define LEN_UNWRITABLE	0xff	/* the newest name is too long to keep */
 #define MIN_SLOTS	1024
 /* Longer string and kernel object records are not fxt.ko's names. */
@@ -40,6 +45,7 @@ struct slot {
 	uint8_t type;		/* FXT_OBJ_*, 0: free */
 	uint8_t has_process;	/* process: a "parent" argument was read */
 	uint8_t stale;		/* the last record written is not the newest */
+	uint8_t has_cmdline;	/* process: a record had a "cmdline" */
 	uint8_t len;		/* of name, or LEN_UNWRITABLE */
 	char name[NAME_MAX_];
 };
@@ -49,6 +55,7 @@ struct prov_strings {
 	uint16_t process;
 	uint16_t named_at;
 	uint16_t parent;
+	uint16_t cmdline;
 };
 
 struct fxt_newest {
@@ -60,6 +67,9 @@ struct fxt_newest {
 	uint64_t untracked;	/* records not tracked */
 	struct prov_strings *prov;
 	size_t nprov;
+	fxt_cmdline_lookup cmdline;	/* NULL: none */
+	void *cmdline_ctx;
+	size_t cmdlines;	/* the trailer's, from the lookup */
 };
 
 #define MAX_PROVIDERS_TRACKED	65536
@@ -86,6 +96,11 @@ void fxt_newest_free(struct fxt_newest *n)
 size_t fxt_newest_stale(const struct fxt_newest *n)
 {
 	return n->stale;
+}
+
+size_t fxt_newest_cmdlines(const struct fxt_newest *n)
+{
+	return n->cmdlines;
 }
 
 uint64_t fxt_newest_untracked(const struct fxt_newest *n)
@@ -170,12 +185,16 @@ static void scan_string(struct fxt_newest *n, uint32_t provider,
 		ps->named_at = 0;
 	if (ps->parent == index)
 		ps->parent = 0;
+	if (ps->cmdline == index)
+		ps->cmdline = 0;
 	if (is_text(rec + 1, len, FXT_ARG_NAME_PROCESS))
 		ps->process = index;
 	else if (is_text(rec + 1, len, FXT_ARG_NAME_NAMED_AT))
 		ps->named_at = index;
 	else if (is_text(rec + 1, len, FXT_ARG_NAME_PARENT))
 		ps->parent = index;
+	else if (is_text(rec + 1, len, FXT_ARG_NAME_CMDLINE))
+		ps->cmdline = index;
 }
 
 /* Is the argument name at ref (indexed or inline at *p) the string s? */
@@ -196,7 +215,7 @@ static bool arg_name_is(uint16_t ref, const uint64_t *p, size_t avail,
  */
 static void track(struct fxt_newest *n, uint8_t type, uint64_t koid,
 		  const char *name, size_t len, uint64_t process,
-		  bool has_process, uint64_t named_at)
+		  bool has_process, bool has_cmdline, uint64_t named_at)
 {
 	struct slot *s = NULL;
 	bool fits = len <= NAME_MAX_, same;
@@ -217,8 +236,11 @@ static void track(struct fxt_newest *n, uint8_t type, uint64_t koid,
 		s->type = type;
 		s->koid = (uint32_t)koid;
 		s->stale = 0;
+		s->has_cmdline = 0;
 		n->count++;
-	} else if (named_at < s->named_at) {
+	}
+	s->has_cmdline |= has_cmdline;
+	if (named_at < s->named_at) {	/* a new slot's is 0 */
 		/* An older name written last: stale unless it is the same. */
 		same = fits && s->len == len && !memcmp(s->name, name, len) &&
 		       s->process == (uint32_t)process &&
@@ -246,7 +268,8 @@ static void track(struct fxt_newest *n, uint8_t type, uint64_t koid,
 
 /*
  * A kernel object record: its type, koid, inline name, process (a
- * thread's) or parent (a process's), named_at.
+ * thread's) or parent (a process's), named_at, and whether it has a
+ * command line.
  */
 static void scan_kobj(struct fxt_newest *n, uint32_t provider,
 		      const uint64_t *rec, size_t words)
@@ -256,7 +279,7 @@ static void scan_kobj(struct fxt_newest *n, uint32_t provider,
 	uint16_t name_ref = (uint16_t)FXT_G(rec[0], FXT_KOBJ_NAME_FIELD);
 	unsigned int nargs = (unsigned int)FXT_G(rec[0], FXT_KOBJ_NARGS_FIELD), i;
 	uint64_t process = 0, named_at = 0;
-	bool has_process = type == FXT_OBJ_THREAD;
+	bool has_process = type == FXT_OBJ_THREAD, has_cmdline = false;
 	size_t len, k = 2;
 	const char *name;
 
@@ -300,10 +323,15 @@ static void scan_kobj(struct fxt_newest *n, uint32_t provider,
 					     FXT_ARG_NAME_NAMED_AT)) {
 				named_at = p[nw];
 			}
+		} else if (type == FXT_OBJ_PROCESS && at == FXT_ARG_STRING &&
+			   arg_name_is(an, rec + k + 1, aw - 1, ps ? ps->cmdline : 0,
+				       FXT_ARG_NAME_CMDLINE)) {
+			has_cmdline = true;
 		}
 		k += aw;
 	}
-	track(n, type, rec[1], name, len, process, has_process, named_at);
+	track(n, type, rec[1], name, len, process, has_process, has_cmdline,
+	      named_at);
 }
 
 void fxt_newest_feed(struct fxt_newest *n, uint32_t provider, const void *data,
@@ -338,30 +366,63 @@ void fxt_newest_feed(struct fxt_newest *n, uint32_t provider, const void *data,
 	}
 }
 
+void fxt_newest_lookup_cmdlines(struct fxt_newest *n, fxt_cmdline_lookup fn,
+				void *ctx)
+{
+	n->cmdline = fn;
+	n->cmdline_ctx = ctx;
+}
+
+/* A process the archive gave no command line: the lookup's, or 0. */
+static size_t lookup_cmdline(const struct fxt_newest *n, const struct slot *s,
+			     char *buf, size_t cap)
+{
+	struct fxt_str name = { 0, s->len, s->name };
+
+	if (!n->cmdline || s->type != FXT_OBJ_PROCESS || s->has_cmdline ||
+	    s->len == LEN_UNWRITABLE || !s->len)
+		return 0;
+	return n->cmdline(n->cmdline_ctx, s->koid, name,
+			  s->has_process ? s->process : FXT_KOID_NONE, buf, cap);
+}
+
 int fxt_newest_write_trailer(struct fxt_newest *n, struct fxt_writer *w)
 {
+	char cmdline[FXT_TRAILER_CMDLINE_MAX];
+	bool begun = false;
 	size_t i;
-	int written = 0, err;
+	int written = 0, err = 0;
 
-	if (!n->stale)
+	if (!n->stale && !n->cmdline)
 		return 0;
-	err = fxt_write_provider_info(w, FXT_NAMES_PROVIDER_ID,
-				      FXT_NAMES_PROVIDER_NAME);
-	if (!err)
-		err = fxt_write_init(w, 1000000000ull);
 	for (i = 0; !err && i < n->cap; i++) {
 		struct slot *s = &n->slots[i];
-		struct fxt_arg args[2];
+		struct fxt_arg args[3];
 		struct fxt_str name = { 0, 0, s->name };
 		unsigned int nargs = 0;
+		size_t clen;
 
-		if (!s->type || !s->stale)
+		if (!s->type)
 			continue;
-		s->stale = 0;
-		n->stale--;
+		clen = lookup_cmdline(n, s, cmdline, sizeof(cmdline));
+		if (!s->stale && !clen)
+			continue;
+		if (s->stale) {
+			s->stale = 0;
+			n->stale--;
+		}
 		if (s->len == LEN_UNWRITABLE) {
 			n->untracked++;
 			continue;
+		}
+		if (!begun) {
+			err = fxt_write_provider_info(w, FXT_NAMES_PROVIDER_ID,
+						      FXT_NAMES_PROVIDER_NAME);
+			if (!err)
+				err = fxt_write_init(w, 1000000000ull);
+			if (err)
+				break;
+			begun = true;
 		}
 		name.len = s->len;
 		if (s->type == FXT_OBJ_THREAD)
@@ -370,9 +431,16 @@ int fxt_newest_write_trailer(struct fxt_newest *n, struct fxt_writer *w)
 			args[nargs++] = fxt_arg_koid(fxt_str(FXT_ARG_NAME_PARENT), s->process);
 		if (s->named_at)
 			args[nargs++] = fxt_arg_u64(fxt_str(FXT_ARG_NAME_NAMED_AT), s->named_at);
+		if (clen) {
+			args[nargs++] = fxt_arg_string(fxt_str(FXT_ARG_NAME_CMDLINE),
+						       (struct fxt_str){ 0, (uint16_t)clen, cmdline });
+			s->has_cmdline = 1;
+		}
 		err = fxt_write_kobj(w, s->type, s->koid, name, args, nargs);
-		if (!err)
+		if (!err) {
 			written++;
+			n->cmdlines += clen > 0;
+		}
 	}
 	return err ? err : written;
 }

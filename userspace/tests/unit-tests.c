@@ -1701,6 +1701,127 @@ out:
 	free(c1.data);
 }
 
+/* A fake procfs entry: ROOT/PID/stat and, when cmdline, ROOT/PID/cmdline. */
+static void fake_proc(const char *root, unsigned int pid, const char *comm,
+		      unsigned int ppid, const char *cmdline, size_t cmdline_len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%u", root, pid);
+	EXPECT(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof(path), "%s/%u/stat", root, pid);
+	f = fopen(path, "w");
+	EXPECT(f != NULL);
+	if (f) {
+		fprintf(f, "%u (%s) S %u %u 0 0 -1 4194560 0\n", pid, comm, ppid, pid);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/%u/cmdline", root, pid);
+	f = fopen(path, "w");
+	EXPECT(f != NULL);
+	if (f) {
+		fwrite(cmdline, 1, cmdline_len, f);
+		fclose(f);
+	}
+}
+
+/* Processes as fxt.ko names them: parent, and an exec's cmdline. */
+static void cmdline_cpu0(struct fxt_writer *w)
+{
+	struct fxt_arg with[2] = {
+		fxt_arg_koid(fxt_str("parent"), 77),
+		fxt_arg_string(fxt_str("cmdline"), fxt_str("exec'd -v")),
+	};
+	struct fxt_arg parent77 = fxt_arg_koid(fxt_str("parent"), 77);
+
+	fxt_write_kobj(w, FXT_OBJ_PROCESS, 4242, fxt_str("worker"), &parent77, 1);
+	fxt_write_kobj(w, FXT_OBJ_PROCESS, 4243, fxt_str("execd"), with, 2);
+	fxt_write_kobj(w, FXT_OBJ_PROCESS, 4244, fxt_str("gone"), &parent77, 1);
+	fxt_write_kobj(w, FXT_OBJ_PROCESS, 4245, fxt_str("reused"), &parent77, 1);
+	fxt_write_kobj(w, FXT_OBJ_PROCESS, 4246, fxt_str("kthread"), NULL, 0);
+	fxt_write_kobj(w, FXT_OBJ_PROCESS, 4247, fxt_str("renamed"), &parent77, 1);
+	fxt_write_kobj(w, FXT_OBJ_THREAD, 4248, fxt_str("a-thread"), NULL, 0);
+}
+
+/*
+ * The trailer gives a process without a command line the one procfs
+ * shows, only while procfs still shows the archive's name and parent.
+ */
+static void test_trailer_proc_cmdlines(void)
+{
+	static const char line[] = "worker\0--fast\0a b\0";
+	char root[] = "/tmp/fxt-unit-procXXXXXX", cmd[600];
+	struct blob c0 = build(cmdline_cpu0), t = { NULL, 0 };
+	struct fxt_newest *n = fxt_newest_new(100);
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	struct fxt_reader *r = NULL;
+	unsigned int seen = 0, i;
+	char longline[400];
+
+	EXPECT(mkdtemp(root) != NULL);
+	EXPECT(n && rec && c0.data);
+	if (!n || !rec || !c0.data)
+		goto out;
+	memset(longline, 'x', sizeof(longline));
+	fake_proc(root, 4242, "worker", 77, line, sizeof(line) - 1);
+	fake_proc(root, 4243, "execd", 77, "other", 5);	/* has its own */
+	fake_proc(root, 4245, "reused", 1, "wrong", 5);	/* another parent */
+	fake_proc(root, 4246, "kthread", 2, "", 0);	/* no command line */
+	fake_proc(root, 4247, "newname", 77, "wrong", 5);	/* another name */
+	fake_proc(root, 4248, "a-thread", 77, "wrong", 5);
+	fxt_newest_feed(n, 0, c0.data, c0.len);
+	EXPECT_EQ_U(fxt_newest_stale(n), 0);
+	fxt_newest_lookup_cmdlines(n, fxt_proc_cmdline, root);
+	trailer_tracker = n;
+	t = build(trailer_build);
+	EXPECT_EQ_U(trailer_result, 1);
+	EXPECT_EQ_U(fxt_newest_cmdlines(n), 1);
+	r = t.data ? fxt_reader_open_mem(t.data, t.len) : NULL;
+	EXPECT(r != NULL);
+	while (r && fxt_reader_next(r, rec) == 1) {
+		static const char want[] = "worker --fast a b";
+
+		if (rec->type != FXT_REC_KERNEL_OBJ)
+			continue;
+		seen++;
+		EXPECT_EQ_U(rec->u.kobj.koid, 4242);
+		EXPECT_EQ_U(rec->u.kobj.parent, 77);
+		for (i = 0; i < rec->nargs; i++) {
+			const struct fxt_arg *a = &rec->args[i];
+
+			if (a->name.len != 7 || memcmp(a->name.data, "cmdline", 7))
+				continue;
+			EXPECT(a->type == FXT_ARG_STRING &&
+			       a->v.str.len == sizeof(want) - 1 &&
+			       !memcmp(a->v.str.data, want, sizeof(want) - 1));
+			seen += 10;
+		}
+	}
+	EXPECT_EQ_U(seen, 11);
+	if (r)
+		fxt_reader_close(r);
+	/* The cut: at most FXT_TRAILER_CMDLINE_MAX bytes. */
+	{
+		char buf[FXT_TRAILER_CMDLINE_MAX];
+		struct fxt_str nm = fxt_str("long");
+
+		fake_proc(root, 4249, "long", 77, longline, sizeof(longline));
+		EXPECT_EQ_U(fxt_proc_cmdline(root, 4249, nm, 77, buf, sizeof(buf)),
+			    FXT_TRAILER_CMDLINE_MAX);
+		EXPECT_EQ_U(fxt_proc_cmdline(root, 4249, nm, FXT_KOID_NONE, buf,
+					     sizeof(buf)), FXT_TRAILER_CMDLINE_MAX);
+		EXPECT_EQ_U(fxt_proc_cmdline(root, 4249, nm, 78, buf, sizeof(buf)), 0);
+	}
+out:
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	EXPECT(system(cmd) == 0);
+	fxt_newest_free(n);
+	free(rec);
+	free(c0.data);
+	free(t.data);
+}
+
 /* At most max_objects koids; the rest are counted, never misnamed. */
 static void test_newest_limit(void)
 {
@@ -1902,6 +2023,8 @@ int main(void)
 	run("reused tids: each thread keeps its own name", test_pid_reuse);
 	run("newest names: the trailer restates stale koids", test_newest_trailer);
 	run("newest names: bounded by max_objects", test_newest_limit);
+	run("trailer: command lines from procfs, for the same process only",
+	    test_trailer_proc_cmdlines);
 	run("newest names: the golden archive's trailer", test_newest_golden);
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
