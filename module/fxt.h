@@ -322,7 +322,7 @@ unsigned int fxt_sleep_prepare(struct fxt_cpu *c, struct task_struct *prev,
 void fxt_sleep_fill(struct fxt_cpu *c, u64 *p, u64 ts,
 		    struct task_struct *prev);
 void fxt_write_sleep(struct fxt_cpu *c, struct task_struct *prev,
-		     unsigned int words);
+		     unsigned int words, u64 ts);
 void fxt_sleep_caller(struct fxt_cpu *c, unsigned long ip,
 		      unsigned long frame);
 

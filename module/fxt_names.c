@@ -18,9 +18,11 @@
  * then names every thread it refers to, whatever was overwritten, and the
  * durable buffer holds only what the tables bound (strings, thread
  * indices). No snapshot is needed. The cost: one lookup in a 256-slot
- * per-CPU cache per task per record, and about 100 bytes per task per
- * generation. Kernel object records are global in FXT: the CPU (the
- * provider) that carries one does not matter.
+ * per-CPU cache per task per record, and per generation a thread record
+ * per task and a process record per process (64 bytes each for a name of
+ * 8 to 15 bytes: name, "process" or "parent", "named_at"). Kernel object
+ * records are global in FXT: the CPU (the provider) that carries one does
+ * not matter.
  */
 #include <linux/hash.h>
 #include <linux/kernel.h>

@@ -299,14 +299,18 @@ static s32 fxt_weight(const struct task_struct *p)
  * The switch for a CPU above FXT_SWITCH_CPU_MAX: subtype 1, whose cpu field
  * has 16 bits (the legacy one 8, and Perfetto takes the CPU from it).
  * Thread koids only: the processes are in the threads' kernel objects.
+ * @early: the time read before a sleep's walk (0: the reservation's).
  */
 static u64 *fxt_write_switch_wide(struct fxt_cpu *c, unsigned int state,
 				  struct task_struct *prev,
-				  struct task_struct *next, unsigned int *bufno)
+				  struct task_struct *next, u64 early,
+				  unsigned int *bufno)
 {
 	u64 ts, *p = fxt_rolling_reserve(c, FXT_SWITCH_WIDE_WORDS * 8, &ts,
 					 bufno);
 
+	if (early)
+		ts = early;
 	if (p)
 		fxt_fill_switch_wide(p, c->cpu, state, ts, prev->pid,
 				     fxt_weight(prev), next->pid,
@@ -366,10 +370,10 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 	}
 	if (unlikely(wide)) {
 		if (sleep)
-			fxt_write_sleep(c, prev, sleep);
+			fxt_write_sleep(c, prev, sleep, early);
 		sleep = 0;
 		words = FXT_SWITCH_WIDE_WORDS;
-		p = fxt_write_switch_wide(c, state, prev, next, &bufno);
+		p = fxt_write_switch_wide(c, state, prev, next, early, &bufno);
 		if (!p)
 			return 0;
 		ts = p[1];

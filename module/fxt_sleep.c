@@ -314,14 +314,17 @@ void fxt_sleep_fill(struct fxt_cpu *c, u64 *p, u64 ts,
  * @c: this CPU, in the same probe
  * @prev: the outgoing task
  * @words: fxt_sleep_prepare()'s return
+ * @ts: the switch's time, read before fxt_sleep_prepare()
  *
- * For the wide switch (a CPU above 255), which reserves its own record.
+ * For the wide switch (a CPU above 255), which reserves its own record,
+ * stamped @ts like the switch after it: interrupts are off since @ts was
+ * read, so no record of this CPU came in between.
  */
 void fxt_write_sleep(struct fxt_cpu *c, struct task_struct *prev,
-		     unsigned int words)
+		     unsigned int words, u64 ts)
 {
 	unsigned int bufno;
-	u64 ts, *p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
+	u64 now, *p = fxt_rolling_reserve(c, words * 8, &now, &bufno);
 
 	if (!p)
 		return;
