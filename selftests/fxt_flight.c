@@ -97,6 +97,7 @@ struct flight {
 	long window[MAX_CPUS];	/* switches the log has in the window */
 	char match_why[MAX_CPUS][96];
 	unsigned long work;		/* forks made / threads made */
+	pid_t pid, ppid;		/* the process that ran it, its parent */
 };
 
 static struct flight STORM, FLOOD, CROWD;
@@ -510,6 +511,9 @@ static void run_crowd(void)
 	run_snapshot(&SNAP_ONESHOT, "flight-snap-oneshot", "oneshot");
 	run_snapshot(&SNAP_STREAMING, "flight-snap-streaming", "streaming");
 	run_snapshot_rt();
+	/* Each TEST runs in a child: the crowd's process is this one. */
+	CROWD.pid = getpid();
+	CROWD.ppid = getppid();
 	pid = collector_start(CROWD.archive, "circular", extra, CROWD.log,
 			       CROWD.why, sizeof(CROWD.why));
 	/* Counts the crowd's final switches (every thread but main). */
@@ -1066,12 +1070,12 @@ TEST(crowd_process_has_cmdline)
 	char want[ENV_CMDLINE_MAX + 1];
 
 	NEED(CROWD);
-	ASSERT_LT(0, env_proc_cmdline(getpid(), want, sizeof(want)));
-	k = records_cmdline_of(&CROWD.a, (uint64_t)getpid(), true);
-	ASSERT_NE(NULL, k) TH_LOG("no trailer record of %d with a cmdline", getpid());
+	ASSERT_LT(0, env_proc_cmdline(CROWD.pid, want, sizeof(want)));
+	k = records_cmdline_of(&CROWD.a, (uint64_t)CROWD.pid, true);
+	ASSERT_NE(NULL, k) TH_LOG("no trailer record of %d with a cmdline", CROWD.pid);
 	EXPECT_STREQ(want, k->cmdline);
 	EXPECT_TRUE(k->has_parent);
-	EXPECT_EQ((uint64_t)getppid(), k->parent);
+	EXPECT_EQ((uint64_t)CROWD.ppid, k->parent);
 }
 
 /* The kept window holds every switch the log saw in it, none twice. */
