@@ -217,32 +217,52 @@ static int fork_execs(unsigned long n, int nthreads)
 	return err;
 }
 
-/* Per CPU: the log's switches from the kept first to the kept last one. */
+/* Switches matched as a run: enough to tell a switch from its repeats. */
+#define MATCH_RUN	8
+
+/*
+ * Per CPU: the log's switches from the kept first to the kept last one,
+ * each end found as a run of MATCH_RUN switches (swlog_find_run()).
+ */
 static void match_log(struct flight *f, struct swlog *l)
 {
 	for (int c = 0; c < MAX_CPUS && c < swlog_nr_cpus(l); c++) {
-		const struct records_switch *first = NULL, *last = NULL;
+		struct swlog_entry head[MATCH_RUN], tail[MATCH_RUN];
+		size_t n, kept = 0, nh, nt;
 		long i, j;
-		size_t n;
 
 		f->window[c] = -1;
+		/* The archive's switches of one CPU are in time order. */
 		for (size_t k = 0; k < f->a.nsw; k++) {
 			const struct records_switch *s = &f->a.sw[k];
+			struct swlog_entry e = { s->ts, (uint32_t)s->out_tid,
+						 (uint32_t)s->in_tid };
 
 			if (s->provider != (uint32_t)c)
 				continue;
-			if (!first || s->ts < first->ts)
-				first = s;
-			if (!last || s->ts >= last->ts)
-				last = s;
+			if (kept < MATCH_RUN)
+				head[kept] = e;
+			tail[kept % MATCH_RUN] = e;
+			kept++;
 		}
 		swlog_cpu(l, c, &n);
-		if (!first) {
+		if (!kept) {
 			f->window[c] = 0;
 			continue;
 		}
-		i = swlog_find(l, c, first->out_tid, first->in_tid, first->ts);
-		j = swlog_find(l, c, last->out_tid, last->in_tid, last->ts);
+		nh = nt = kept < MATCH_RUN ? kept : MATCH_RUN;
+		/* tail as a run in time order: it is a ring of the last ones */
+		if (kept > MATCH_RUN) {
+			struct swlog_entry ring[MATCH_RUN];
+
+			memcpy(ring, tail, sizeof(ring));
+			for (size_t k = 0; k < MATCH_RUN; k++)
+				tail[k] = ring[(kept + k) % MATCH_RUN];
+		}
+		i = swlog_find_run(l, c, head, nh, head[0].ts);
+		j = swlog_find_run(l, c, tail, nt, tail[0].ts);
+		if (i >= 0 && j >= 0)
+			j += (long)nt - 1;	/* the run's last: the kept last */
 		if (i < 0 || j < i) {
 			snprintf(f->match_why[c], sizeof(f->match_why[c]),
 				 "first at %ld, last at %ld of %zu logged", i, j, n);

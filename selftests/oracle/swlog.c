@@ -154,6 +154,32 @@ long swlog_find(const struct swlog *l, int cpu, uint32_t prev, uint32_t next,
 	return best;
 }
 
+long swlog_find_run(const struct swlog *l, int cpu,
+		    const struct swlog_entry *run, size_t n, uint64_t ts)
+{
+	const struct swlog_entry *e;
+	uint64_t best_d = UINT64_MAX;
+	long best = -1;
+	size_t len, k;
+
+	e = swlog_cpu(l, cpu, &len);
+	for (size_t i = 0; n && i + n <= len; i++) {
+		uint64_t d;
+
+		for (k = 0; k < n; k++)
+			if (e[i + k].prev != run[k].prev || e[i + k].next != run[k].next)
+				break;
+		if (k < n)
+			continue;
+		d = e[i].ts > ts ? e[i].ts - ts : ts - e[i].ts;
+		if (d < best_d) {
+			best_d = d;
+			best = (long)i;
+		}
+	}
+	return best;
+}
+
 void swlog_close(struct swlog *l)
 {
 	if (!l)

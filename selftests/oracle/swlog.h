@@ -40,5 +40,14 @@ void swlog_close(struct swlog *l);
  */
 long swlog_find(const struct swlog *l, int cpu, uint32_t prev, uint32_t next,
 		uint64_t ts);
+/*
+ * Index in CPU cpu's log of the first of n consecutive switches equal (prev
+ * and next) to run[0..n-1], the run whose first switch is nearest to ts;
+ * or -1. A single switch can be matched to the wrong one of its repeats
+ * when the two clocks' readings differ by more than the repeats' spacing
+ * (a switch into D is stamped before fxt.ko's stack walk); a run cannot.
+ */
+long swlog_find_run(const struct swlog *l, int cpu,
+		    const struct swlog_entry *run, size_t n, uint64_t ts);
 
 #endif /* FXT_SELFTESTS_SWLOG_H */
