@@ -23,8 +23,8 @@ static const char *const fxt_fixed_strings[FXT_S_SOFTIRQ_FIRST] = {
 	[FXT_S_WAKER] = FXT_ARG_NAME_WAKER,
 	[FXT_S_WAKING_CPU] = FXT_ARG_NAME_WAKING_CPU,
 	[FXT_S_WEIGHT] = FXT_ARG_NAME_WEIGHT,
-	[FXT_S_HANDLED] = "handled",
-	[FXT_S_VECTOR] = "vector",
+	[FXT_S_HANDLED] = FXT_ARG_NAME_HANDLED,
+	[FXT_S_VECTOR] = FXT_ARG_NAME_VECTOR,
 	[FXT_S_NAMED_AT] = FXT_ARG_NAME_NAMED_AT,
 	[FXT_S_PARENT] = FXT_ARG_NAME_PARENT,
 	[FXT_S_CMDLINE] = FXT_ARG_NAME_CMDLINE,
@@ -50,8 +50,7 @@ static const char *const fxt_fixed_strings[FXT_S_SOFTIRQ_FIRST] = {
 
 /* The kernel's softirq_to_name[], which is not exported. */
 static const char *const fxt_softirq_names[NR_SOFTIRQS] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
-	"TASKLET", "SCHED", "HRTIMER", "RCU"
+	FXT_SOFTIRQ_NAMES
 };
 
 /**

@@ -118,6 +118,21 @@ enum fxt_metadata_type {
  */
 #define FXT_SLEEP_STATES		"DIPt"
 #define FXT_ARG_NAME_BLOCKED_IN		"blocked_in"	/* string */
+/*
+ * Interrupt events (Documentation/records.rst, "Interrupt events"): a
+ * handler's begin carries "irq" (int32, the irq number; fxt.ko shares the
+ * string with the category), an x86 vector's begin "vector" (int32), an end
+ * "handled" (bool) only when false. A softirq is named after its vector,
+ * as the kernel's softirq_to_name[] (and /proc/softirqs) name them, in
+ * vector order; a vector beyond them carries "vector" (uint32).
+ */
+#define FXT_ARG_NAME_IRQ		"irq"
+#define FXT_ARG_NAME_VECTOR		"vector"
+#define FXT_ARG_NAME_HANDLED		"handled"
+#define FXT_SOFTIRQ_NAMES						\
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",		\
+	"TASKLET", "SCHED", "HRTIMER", "RCU"
+#define FXT_VECTOR_NAME_LOCAL_TIMER	"local_timer"	/* the timer tick */
 /* fxt-collect's counter of the records a CPU dropped: fxt/dropped, "records". */
 #define FXT_DROPPED_CATEGORY		"fxt"
 #define FXT_DROPPED_NAME		"dropped"
