@@ -23,14 +23,20 @@
  *    sched_process_free: Perfetto ends the thread there, and a later
  *    thread with its tid is a new one. As in Linux, a process's leader
  *    is freed with its last thread: Perfetto ends the process with it.
- * Everything else of the archive (interrupts, events, counters) is not
- * written yet. Timestamps are the archive's (boot time, ns), which is
+ *  - an interrupt's begin and end are irq_handler_entry/exit (a device
+ *    handler, or an x86 vector other than the timer's, under its vector's
+ *    name), local_timer_entry/exit or softirq_entry/exit, on the CPU that
+ *    took it (irq_levels.c): Perfetto draws them on the CPU's own
+ *    "Irq Cpu N" and "SoftIrq Cpu N" tracks.
+ * Everything else of the archive (other events, counters) is not written
+ * yet. Timestamps are the archive's (boot time, ns), which is
  * Perfetto's default clock.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "grow.h"
+#include "irq_levels.h"
 #include "name_intern.h"
 #include "perfetto.h"
 #include "perfetto_proto.h"
@@ -72,6 +78,7 @@ struct pf {
 	size_t nthreads, cap;
 	struct u64map map;
 	struct sleep_pairs sleeps;	/* blocked_in names: iid = function id + 1 */
+	struct irq_levels irqs;
 	size_t syms_written;
 	bool failed;
 };
@@ -339,6 +346,41 @@ static void on_switch(struct pf *pf, const struct fxt_record *rec, uint64_t ts)
 		on_thread_end(pf, rec->cpu, ts, otid, itid);
 }
 
+/* An interrupt event (irq_levels.h) as the ftrace event Linux writes. */
+static void on_irq(struct pf *pf, const struct fxt_record *rec)
+{
+	static const unsigned int field[][2] = {	/* entry, exit */
+		[IRQ_HANDLER] = { PF_EVENT_IRQ_HANDLER_ENTRY, PF_EVENT_IRQ_HANDLER_EXIT },
+		[IRQ_VECTOR] = { PF_EVENT_IRQ_HANDLER_ENTRY, PF_EVENT_IRQ_HANDLER_EXIT },
+		[IRQ_LOCAL_TIMER] = { PF_EVENT_LOCAL_TIMER_ENTRY, PF_EVENT_LOCAL_TIMER_EXIT },
+		[IRQ_SOFTIRQ] = { PF_EVENT_SOFTIRQ_ENTRY, PF_EVENT_SOFTIRQ_EXIT },
+	};
+	struct irq_event ev;
+	bool failed;
+
+	if (!irq_levels_event(&pf->irqs, rec, &ev, &failed)) {
+		pf->failed |= failed;
+		return;
+	}
+	switch (ev.kind) {
+	case IRQ_HANDLER:
+	case IRQ_VECTOR:
+		pb_int_field(&pf->body, ev.entry ? PF_IRQ_ENTRY_IRQ : PF_IRQ_EXIT_IRQ, ev.num);
+		if (ev.entry)
+			pb_bytes_field(&pf->body, PF_IRQ_ENTRY_NAME, ev.name.data, ev.name.len);
+		else
+			pb_int_field(&pf->body, PF_IRQ_EXIT_RET, ev.handled);
+		break;
+	case IRQ_SOFTIRQ:
+		pb_varint_field(&pf->body, PF_SOFTIRQ_VEC, (uint64_t)ev.num);
+		break;
+	case IRQ_LOCAL_TIMER:
+		break;
+	}
+	/* ftrace's pid: the interrupted task; Perfetto draws these by CPU. */
+	add_event(pf, ev.cpu, rec->ts_ns, 0, field[ev.kind][!ev.entry]);
+}
+
 static void on_wakeup(struct pf *pf, const struct fxt_record *rec, uint64_t ts)
 {
 	uint64_t waker = 0, tid = rec->u.wakeup.tid;
@@ -508,6 +550,8 @@ int fxt_perfetto_convert(struct fxt_merge *m, struct outbuf *o, struct progress 
 			letter = fxt_sleep_event(rec, &fn);
 			if (letter)
 				sleep_pairs_event(&pf.sleeps, rec, letter, fn);
+			else
+				on_irq(&pf, rec);
 			break;
 		case FXT_REC_SCHED:
 			if (rec->ts_ns > pf.last_ns)
@@ -543,6 +587,7 @@ int fxt_perfetto_convert(struct fxt_merge *m, struct outbuf *o, struct progress 
 		free(pf.threads[i].cmdline);
 	free(pf.threads);
 	sleep_pairs_free(&pf.sleeps);
+	irq_levels_free(&pf.irqs);
 	fxt_u64map_free(&pf.map);
 	return rc;
 }

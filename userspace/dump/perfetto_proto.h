@@ -46,7 +46,22 @@
 #define PF_EVENT_SCHED_SWITCH		4
 #define PF_EVENT_SCHED_BLOCKED_REASON	18
 #define PF_EVENT_SCHED_WAKING		20
+#define PF_EVENT_SOFTIRQ_ENTRY		24
+#define PF_EVENT_SOFTIRQ_EXIT		25
+#define PF_EVENT_IRQ_HANDLER_ENTRY	36
+#define PF_EVENT_IRQ_HANDLER_EXIT	37
 #define PF_EVENT_SCHED_PROCESS_FREE	240
+#define PF_EVENT_LOCAL_TIMER_ENTRY	559	/* no fields */
+#define PF_EVENT_LOCAL_TIMER_EXIT	560	/* no fields */
+
+/* IrqHandlerEntryFtraceEvent, IrqHandlerExitFtraceEvent */
+#define PF_IRQ_ENTRY_IRQ		1
+#define PF_IRQ_ENTRY_NAME		2
+#define PF_IRQ_EXIT_IRQ			1
+#define PF_IRQ_EXIT_RET			2	/* 1: handled (IRQ_HANDLED) */
+
+/* SoftirqEntryFtraceEvent, SoftirqExitFtraceEvent */
+#define PF_SOFTIRQ_VEC			1
 
 /* SchedProcessFreeFtraceEvent */
 #define PF_FREE_COMM			1

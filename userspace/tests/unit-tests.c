@@ -24,6 +24,7 @@
 #include "command.h"
 #include "device.h"
 #include "hist.h"
+#include "irq_levels.h"
 #include "libfxt.h"
 #include "name_history.h"
 #include "name_intern.h"
@@ -1822,6 +1823,105 @@ out:
 	free(t.data);
 }
 
+/* An interrupt event on CPU cpu's pseudo-thread, for irq_levels. */
+static void irq_rec(struct fxt_record *rec, unsigned int cpu, bool begin,
+		    const char *cat, const char *name, const char *arg,
+		    uint8_t type, int32_t v)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->type = FXT_REC_EVENT;
+	rec->subtype = begin ? FXT_EVENT_DURATION_BEGIN : FXT_EVENT_DURATION_END;
+	rec->provider = 99;	/* the thread says the CPU */
+	rec->u.event.thread.defined = true;
+	rec->u.event.thread.tid = FXT_KOID_IRQ_THREAD(cpu);
+	rec->u.event.category = fxt_str(cat);
+	rec->u.event.name = fxt_str(name);
+	if (arg) {
+		rec->nargs = 1;
+		rec->args[0].name = fxt_str(arg);
+		rec->args[0].type = type;
+		if (type == FXT_ARG_BOOL)
+			rec->args[0].v.b = v;
+		else
+			rec->args[0].v.i32 = v;
+	}
+}
+
+/*
+ * fxt-dump --perfetto's interrupts: each end written with its begin's
+ * kind and number, an end without its begin (or of the other kind) not
+ * at all, levels past 16 only counted.
+ */
+static void test_irq_levels(void)
+{
+	struct irq_levels l = { 0 };
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	struct irq_event ev;
+	unsigned int w;
+	bool failed;
+	int i;
+
+	EXPECT(rec != NULL);
+	if (!rec)
+		return;
+	/* An end from before the archive: nothing. */
+	irq_rec(rec, 1, false, "irq", "eth0", NULL, 0, 0);
+	EXPECT(!irq_levels_event(&l, rec, &ev, &failed) && !failed);
+	EXPECT_EQ_U(l.unmatched, 1);
+	/* softirq NET_RX, a handler inside it, its end unhandled. */
+	irq_rec(rec, 1, true, "softirq", "NET_RX", NULL, 0, 0);
+	EXPECT(irq_levels_event(&l, rec, &ev, &failed));
+	EXPECT(ev.kind == IRQ_SOFTIRQ && ev.entry && ev.num == 3 && ev.cpu == 1);
+	irq_rec(rec, 1, true, "irq", "eth0", "irq", FXT_ARG_INT32, 24);
+	EXPECT(irq_levels_event(&l, rec, &ev, &failed));
+	EXPECT(ev.kind == IRQ_HANDLER && ev.entry && ev.num == 24 &&
+	       ev.name.len == 4);
+	irq_rec(rec, 1, false, "irq", "eth0", "handled", FXT_ARG_BOOL, 0);
+	EXPECT(irq_levels_event(&l, rec, &ev, &failed));
+	EXPECT(ev.kind == IRQ_HANDLER && !ev.entry && ev.num == 24 && !ev.handled);
+	/* A hard end while a softirq is innermost: another's, not written. */
+	irq_rec(rec, 1, false, "irq", "eth0", NULL, 0, 0);
+	EXPECT(!irq_levels_event(&l, rec, &ev, &failed));
+	EXPECT_EQ_U(l.unmatched, 2);
+	irq_rec(rec, 1, false, "softirq", "NET_RX", NULL, 0, 0);
+	EXPECT(irq_levels_event(&l, rec, &ev, &failed));
+	EXPECT(ev.kind == IRQ_SOFTIRQ && !ev.entry && ev.num == 3);
+	/* The timer vector and another vector. */
+	irq_rec(rec, 0, true, "irq", "local_timer", "vector", FXT_ARG_INT32, 236);
+	EXPECT(irq_levels_event(&l, rec, &ev, &failed) && ev.kind == IRQ_LOCAL_TIMER);
+	irq_rec(rec, 0, true, "irq", "reschedule", "vector", FXT_ARG_INT32, 253);
+	EXPECT(irq_levels_event(&l, rec, &ev, &failed) &&
+	       ev.kind == IRQ_VECTOR && ev.num == 253);
+	irq_rec(rec, 0, false, "irq", "reschedule", NULL, 0, 0);
+	EXPECT(irq_levels_event(&l, rec, &ev, &failed) &&
+	       ev.kind == IRQ_VECTOR && ev.num == 253 && ev.handled);
+	irq_rec(rec, 0, false, "irq", "local_timer", NULL, 0, 0);
+	EXPECT(irq_levels_event(&l, rec, &ev, &failed) && ev.kind == IRQ_LOCAL_TIMER);
+	/* A softirq vector with no name: neither its begin nor its end. */
+	irq_rec(rec, 0, true, "softirq", "", "vector", FXT_ARG_UINT32, 12);
+	EXPECT(!irq_levels_event(&l, rec, &ev, &failed));
+	irq_rec(rec, 0, false, "softirq", "", NULL, 0, 0);
+	EXPECT(!irq_levels_event(&l, rec, &ev, &failed));
+	EXPECT_EQ_U(l.unmatched, 2);
+	/* 20 levels: 16 written each way, the 4 innermost counted only. */
+	for (i = 0, w = 0; i < 20; i++) {
+		irq_rec(rec, 2, true, "irq", "x", "irq", FXT_ARG_INT32, i);
+		w += irq_levels_event(&l, rec, &ev, &failed);
+	}
+	EXPECT_EQ_U(w, 16);
+	for (i = 19, w = 0; i >= 0; i--) {
+		irq_rec(rec, 2, false, "irq", "x", NULL, 0, 0);
+		if (irq_levels_event(&l, rec, &ev, &failed)) {
+			w++;
+			EXPECT_EQ_U(ev.num, i);
+		}
+	}
+	EXPECT_EQ_U(w, 16);
+	EXPECT_EQ_U(l.unmatched, 2);
+	irq_levels_free(&l);
+	free(rec);
+}
+
 /* At most max_objects koids; the rest are counted, never misnamed. */
 static void test_newest_limit(void)
 {
@@ -2022,6 +2122,8 @@ int main(void)
 	run("name intern: one id per name, hash collisions kept apart", test_name_intern);
 	run("reused tids: each thread keeps its own name", test_pid_reuse);
 	run("newest names: the trailer restates stale koids", test_newest_trailer);
+	run("fxt-dump --perfetto: interrupt ends paired with their begins",
+	    test_irq_levels);
 	run("newest names: bounded by max_objects", test_newest_limit);
 	run("trailer: command lines from procfs, for the same process only",
 	    test_trailer_proc_cmdlines);
