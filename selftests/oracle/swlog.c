@@ -131,29 +131,6 @@ uint64_t swlog_misses(struct swlog *l)
 	return info.recursion_misses;
 }
 
-long swlog_find(const struct swlog *l, int cpu, uint32_t prev, uint32_t next,
-		uint64_t ts)
-{
-	const struct swlog_entry *e;
-	uint64_t best_d = UINT64_MAX;
-	long best = -1;
-	size_t n;
-
-	e = swlog_cpu(l, cpu, &n);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t d;
-
-		if (e[i].prev != prev || e[i].next != next)
-			continue;
-		d = e[i].ts > ts ? e[i].ts - ts : ts - e[i].ts;
-		if (d < best_d) {
-			best_d = d;
-			best = (long)i;
-		}
-	}
-	return best;
-}
-
 long swlog_find_run(const struct swlog *l, int cpu,
 		    const struct swlog_entry *run, size_t n, uint64_t ts)
 {
@@ -178,6 +155,14 @@ long swlog_find_run(const struct swlog *l, int cpu,
 		}
 	}
 	return best;
+}
+
+long swlog_find(const struct swlog *l, int cpu, uint32_t prev, uint32_t next,
+		uint64_t ts)
+{
+	struct swlog_entry one = { ts, prev, next };
+
+	return swlog_find_run(l, cpu, &one, 1, ts);
 }
 
 void swlog_close(struct swlog *l)
