@@ -492,7 +492,15 @@ static inline void fxt_fill_switch_wide(__u64 *p, unsigned int cpu,
 	p[5] = fxt_arg_header(FXT_ARG_INT32, 1, in_name, (__u32)in_weight);
 }
 
-/* Blob record: header + [name stream] + payload stream. */
+/*
+ * Blob record: header + [name stream] + payload stream. Blob type
+ * FXT_BLOB_TYPE_PERFETTO's payload is serialized perfetto.protos.Trace
+ * (TracePacket in field 1), which Perfetto's FXT importer hands to its
+ * protobuf importer ("Perfetto blob", as Fuchsia's Perfetto bridge uses).
+ */
+#define FXT_BLOB_TYPE_PERFETTO		3
+#define FXT_BLOB_NAME_PERFETTO		"perfetto"
+
 #define FXT_BLOB_NAME_FIELD		FXT_FIELD(16, 31)
 #define FXT_BLOB_SIZE_FIELD		FXT_FIELD(32, 46)
 #define FXT_BLOB_RESERVED1_FIELD	FXT_FIELD(47, 47)

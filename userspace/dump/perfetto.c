@@ -28,6 +28,8 @@
  *    name), local_timer_entry/exit or softirq_entry/exit, on the CPU that
  *    took it (irq_levels.c): Perfetto draws them on the CPU's own
  *    "Irq Cpu N" and "SoftIrq Cpu N" tracks.
+ *  - fxt-collect's fxt/dropped counter sets lost_events in the CPU's next
+ *    FtraceEventBundle: Perfetto's stats then say its data has a loss.
  * Everything else of the archive (other events, counters) is not written
  * yet. Timestamps are the archive's (boot time, ns), which is
  * Perfetto's default clock.
@@ -71,6 +73,8 @@ struct pf {
 	struct pbuf out, packet, msg, ev, body;
 	struct pbuf *bundles;	/* by CPU: FtraceEvent fields not yet written */
 	size_t nbundles;
+	bool *lost;		/* by CPU: records dropped since its last bundle */
+	size_t nlost;
 	struct pbuf tree;	/* ProcessTree fields not yet written */
 	uint64_t tree_ns;	/* the time of the names in it */
 	uint64_t last_ns;
@@ -99,10 +103,15 @@ static void emit_packet(struct pf *pf)
 static void flush_bundle(struct pf *pf, size_t cpu)
 {
 	struct pbuf *b = &pf->bundles[cpu];
+	bool lost = cpu < pf->nlost && pf->lost[cpu];
 
-	if (!b->len && !b->failed)
+	if (!b->len && !b->failed && !lost)
 		return;
 	pb_varint_field(&pf->msg, PF_BUNDLE_CPU, cpu);
+	if (lost) {
+		pb_varint_field(&pf->msg, PF_BUNDLE_LOST_EVENTS, 1);
+		pf->lost[cpu] = false;
+	}
 	if (b->failed)
 		pf->msg.failed = true;
 	pb_raw(&pf->msg, b->p, b->len);
@@ -346,6 +355,42 @@ static void on_switch(struct pf *pf, const struct fxt_record *rec, uint64_t ts)
 		on_thread_end(pf, rec->cpu, ts, otid, itid);
 }
 
+/*
+ * fxt-collect's fxt/dropped counter (the CPU's records dropped so far): the
+ * CPU's next bundle says it lost events, as ftrace's bundles do when the
+ * kernel overwrote some; Perfetto's stats then show the loss.
+ */
+static void on_counter(struct pf *pf, const struct fxt_record *rec)
+{
+	uint64_t cpu = rec->u.event.data;
+	bool *l;
+
+	if (!NAME_IS(rec->u.event.category, FXT_DROPPED_CATEGORY) ||
+	    !NAME_IS(rec->u.event.name, FXT_DROPPED_NAME) || !rec->nargs ||
+	    rec->args[0].type != FXT_ARG_UINT64 || !rec->args[0].v.u64 ||
+	    cpu >= FXT_MAX_CPUS)
+		return;
+	if (cpu >= pf->nlost) {
+		l = grow_zeroed(pf->lost, &pf->nlost, (size_t)cpu, 8, sizeof(*l));
+		if (!l) {
+			pf->failed = true;
+			return;
+		}
+		pf->lost = l;
+	}
+	if (cpu >= pf->nbundles) {
+		struct pbuf *b = grow_zeroed(pf->bundles, &pf->nbundles, (size_t)cpu, 8,
+					     sizeof(*b));
+
+		if (!b) {
+			pf->failed = true;
+			return;
+		}
+		pf->bundles = b;
+	}
+	pf->lost[cpu] = true;
+}
+
 /* An interrupt event (irq_levels.h) as the ftrace event Linux writes. */
 static void on_irq(struct pf *pf, const struct fxt_record *rec)
 {
@@ -550,6 +595,8 @@ int fxt_perfetto_convert(struct fxt_merge *m, struct outbuf *o, struct progress 
 			letter = fxt_sleep_event(rec, &fn);
 			if (letter)
 				sleep_pairs_event(&pf.sleeps, rec, letter, fn);
+			else if (rec->subtype == FXT_EVENT_COUNTER)
+				on_counter(&pf, rec);
 			else
 				on_irq(&pf, rec);
 			break;
@@ -574,6 +621,7 @@ int fxt_perfetto_convert(struct fxt_merge *m, struct outbuf *o, struct progress 
 		pb_free(&pf.bundles[i]);
 	}
 	free(pf.bundles);
+	free(pf.lost);
 	rc = fxt_merge_status(m);
 	if (pf.failed)
 		rc = -1;

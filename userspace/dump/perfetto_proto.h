@@ -39,6 +39,7 @@
 /* FtraceEventBundle */
 #define PF_BUNDLE_CPU			1
 #define PF_BUNDLE_EVENT			2
+#define PF_BUNDLE_LOST_EVENTS		3	/* the kernel overwrote some */
 
 /* FtraceEvent */
 #define PF_EVENT_TIMESTAMP		1

@@ -202,8 +202,9 @@ static uint64_t dropped_now(const struct fxt_device_cpu *s)
 }
 
 /*
- * Loss shows where it happened: buffer-full metadata plus a counter of
- * dropped records, stamped with the last time saved for the CPU (not
+ * Loss shows where it happened: buffer-full metadata, a counter of
+ * dropped records and a Perfetto blob that says the CPU lost events (for
+ * Perfetto's stats, lib/perfetto_blob.c), the counter stamped with the last time saved for the CPU (not
  * "now": the next chunk holds records from before now, and a CPU's records
  * must stay in time order).
  */
@@ -225,6 +226,9 @@ static int report_drops(struct fxt_device *d, uint32_t cpu, uint64_t dropped)
 							   FXT_DROPPED_CATEGORY,
 							   FXT_DROPPED_NAME, cpu,
 							   FXT_DROPPED_ARG_NAME, dropped));
+	/* For Perfetto's stats: this CPU's data has a loss. */
+	if (!err)
+		err = fxt_device_check_write(d, fxt_write_perfetto_lost_events(d->w, cpu));
 	s->dropped_reported = dropped;
 	return err;
 }

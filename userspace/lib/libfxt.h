@@ -202,6 +202,15 @@ int fxt_write_wakeup(struct fxt_writer *w, unsigned int cpu, uint64_t ts,
 /* Blob record (type 5): payload size <= 0x7fff. */
 int fxt_write_blob(struct fxt_writer *w, struct fxt_str name, unsigned int blob_type,
 		   const void *payload, size_t size);
+/*
+ * Perfetto's embedded packets (lib/perfetto_blob.c): a blob of
+ * FXT_BLOB_TYPE_PERFETTO that tells Perfetto CPU cpu lost events (its
+ * stats' ftrace_cpu_has_data_loss). fxt_perfetto_lost_events() lays out
+ * the payload in buf: its size, 0 when cap < FXT_PERFETTO_LOST_EVENTS_MAX.
+ */
+#define FXT_PERFETTO_LOST_EVENTS_MAX	32
+size_t fxt_perfetto_lost_events(uint32_t cpu, uint8_t *buf, size_t cap);
+int fxt_write_perfetto_lost_events(struct fxt_writer *w, uint32_t cpu);
 /* Userspace object record (type 6). */
 int fxt_write_uobj(struct fxt_writer *w, uint64_t pointer, struct fxt_thread process,
 		   struct fxt_str name, const struct fxt_arg *args, unsigned int nargs);

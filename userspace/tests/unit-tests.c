@@ -1922,6 +1922,51 @@ static void test_irq_levels(void)
 	free(rec);
 }
 
+/*
+ * The Perfetto blob that says a CPU lost events: Trace { packet {
+ * ftrace_events { cpu lost_events: true } trusted_packet_sequence_id 1 } },
+ * byte for byte as protoc would encode it, in a blob record of type 3.
+ */
+static void lost_events_blob(struct fxt_writer *w)
+{
+	fxt_write_magic(w);
+	EXPECT(fxt_write_perfetto_lost_events(w, 300) == 0);
+}
+
+static void test_perfetto_lost_events(void)
+{
+	static const uint8_t cpu1[] = { 0x0a, 0x08, 0x0a, 0x04, 0x08, 0x01, 0x18, 0x01,
+					0x50, 0x01 };
+	static const uint8_t cpu300[] = { 0x0a, 0x09, 0x0a, 0x05, 0x08, 0xac, 0x02,
+					  0x18, 0x01, 0x50, 0x01 };
+	uint8_t buf[FXT_PERFETTO_LOST_EVENTS_MAX];
+	struct blob b = build(lost_events_blob);
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	struct fxt_reader *r;
+	unsigned int blobs = 0;
+
+	EXPECT_EQ_U(fxt_perfetto_lost_events(1, buf, sizeof(buf)), sizeof(cpu1));
+	EXPECT(!memcmp(buf, cpu1, sizeof(cpu1)));
+	EXPECT_EQ_U(fxt_perfetto_lost_events(300, buf, sizeof(buf)), sizeof(cpu300));
+	EXPECT(!memcmp(buf, cpu300, sizeof(cpu300)));
+	EXPECT_EQ_U(fxt_perfetto_lost_events(1, buf, 8), 0);
+	r = b.data && rec ? fxt_reader_open_mem(b.data, b.len) : NULL;
+	EXPECT(r != NULL);
+	while (r && fxt_reader_next(r, rec) == 1) {
+		if (rec->type != FXT_REC_BLOB)
+			continue;
+		blobs++;
+		EXPECT_EQ_U(rec->u.blob.blob_type, FXT_BLOB_TYPE_PERFETTO);
+		EXPECT_EQ_U(rec->u.blob.size, sizeof(cpu300));
+		EXPECT(rec->u.blob.payload && !memcmp(rec->u.blob.payload, cpu300, sizeof(cpu300)));
+	}
+	EXPECT_EQ_U(blobs, 1);
+	if (r)
+		fxt_reader_close(r);
+	free(rec);
+	free(b.data);
+}
+
 /* At most max_objects koids; the rest are counted, never misnamed. */
 static void test_newest_limit(void)
 {
@@ -2124,6 +2169,8 @@ int main(void)
 	run("newest names: the trailer restates stale koids", test_newest_trailer);
 	run("fxt-dump --perfetto: interrupt ends paired with their begins",
 	    test_irq_levels);
+	run("perfetto blob: a CPU's lost events, as protoc encodes them",
+	    test_perfetto_lost_events);
 	run("newest names: bounded by max_objects", test_newest_limit);
 	run("trailer: command lines from procfs, for the same process only",
 	    test_trailer_proc_cmdlines);
