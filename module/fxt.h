@@ -12,11 +12,15 @@
  *   fxt_packets.c  the packet FIFO (STARTED, SAVE_BUFFER, STOPPED)
  *   fxt_tables.c   per-CPU string and thread tables
  *   fxt_records.c  FXT record writers (one per record kind)
- *   fxt_names.c    kernel object records: start snapshot, fork, rename
+ *   fxt_names.c    kernel object records: start snapshot, fork, rename,
+ *                  exec (with the command line), circular mode's naming
+ *                  in the window
  *   fxt_probes.c   tracepoint lookup, registration and the probes
  *   fxt_triggers.c latency triggers: measure in the probes, freeze the window
  *   fxt_wakeups.c  wakeups written once their thread has left its CPU
  *   fxt_sleep.c    the sleep event: D, I, P, t and the function blocked in
+ *   fxt_stack.c    the frames above the sched_switch probe, stepped with
+ *                  the kernel's ORC data, to the function a task blocked in
  *   fxt_hotplug.c  the switch a CPU going offline does not trace
  *   fxt_mem.c      every allocation, charged to the caller's cgroup, counted
  */
