@@ -1752,7 +1752,7 @@ static void cmdline_cpu0(struct fxt_writer *w)
 static void test_trailer_proc_cmdlines(void)
 {
 	static const char line[] = "worker\0--fast\0a b\0";
-	char root[] = "/tmp/fxt-unit-procXXXXXX", cmd[600];
+	char root[] = "/tmp/fxt-unit-procXXXXXX";
 	struct blob c0 = build(cmdline_cpu0), t = { NULL, 0 };
 	struct fxt_newest *n = fxt_newest_new(100);
 	struct fxt_record *rec = malloc(sizeof(*rec));
@@ -1815,8 +1815,18 @@ static void test_trailer_proc_cmdlines(void)
 		EXPECT_EQ_U(fxt_proc_cmdline(root, 4249, nm, 78, buf, sizeof(buf)), 0);
 	}
 out:
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	EXPECT(system(cmd) == 0);
+	/* Each fake_proc() made PID/stat and PID/cmdline. */
+	for (unsigned int pid = 4242; pid <= 4249; pid++) {
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/%u/stat", root, pid);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%u/cmdline", root, pid);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%u", root, pid);
+		rmdir(path);
+	}
+	EXPECT(rmdir(root) == 0);
 	fxt_newest_free(n);
 	free(rec);
 	free(c0.data);
