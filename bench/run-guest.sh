@@ -108,6 +108,11 @@ for n in 1 2; do
 		micro_parts+=" fxt-part$n"
 done
 [ -n "$micro_parts" ] || say "no bench/fxt-parts modules for $(uname -r): no fxt-part rows"
+# fxt.ko as it was before sleep events (bench/fxt-base/build.sh): the
+# fxt-base row, a plain switch timed like fxt-sched, loaded in its place.
+f=build/bench/fxt-base/$(uname -r)/module/fxt.ko
+[ -e "$f" ] && cp "$f" /tmp/bench/mod/fxt-base.ko && micro_parts+=" fxt-base"
+[ -e "$f" ] || say "no bench/fxt-base module for $(uname -r): no fxt-base row"
 # Loads $1 as fxt whether or not an fxt is loaded, so that a part that
 # failed to load does not leave the rest of the bench without fxt.ko.
 swap_fxt() { rmmod fxt 2>/dev/null; insmod "$1"; }
@@ -229,7 +234,7 @@ start_tracer() {
 		local a=1
 		[ "$1" = null-sched ] && a=0
 		insmod /tmp/bench/mod/nullprobe.ko all=$a || ok=0 ;;
-	fxt-sched|fxt-all|fxt-part[12])
+	fxt-sched|fxt-all|fxt-part[12]|fxt-base)
 		local c=sched,wakeup,irq,softirq
 		[ "$1" = fxt-all ] || c=sched
 		: >/tmp/tr.err
@@ -296,7 +301,7 @@ stop_tracer() {
 		events=$npc
 		switches=$nps
 		rmmod nullprobe ;;
-	fxt-circ|fxt-armed|fxt-part[12])
+	fxt-circ|fxt-armed|fxt-part[12]|fxt-base)
 		stop_pid || ok=0
 		read_rusage ;;
 	fxt-sched|fxt-all)
@@ -423,7 +428,7 @@ if [[ " $phases " == *" micro "* ]]; then
 				fxt-circ-block fxt-armed-block ftrace-sched trace-cmd \
 				bpf-sched perf-sched $micro_lttng $micro_parts | shuf); do
 			reset_vals
-			case $t in fxt-part*) swap_fxt /tmp/bench/mod/$t.ko || ok=0 ;; esac
+			case $t in fxt-part* | fxt-base) swap_fxt /tmp/bench/mod/$t.ko || ok=0 ;; esac
 			tr=${t%-block}
 			tr=${tr%-real-?}
 			start_tracer "$tr"
@@ -446,7 +451,7 @@ if [[ " $phases " == *" micro "* ]]; then
 				ok=0
 			fi
 			stop_tracer "$tr"
-			case $t in fxt-part*) swap_fxt /tmp/bench/mod/fxt.ko || ok=0 ;; esac
+			case $t in fxt-part* | fxt-base) swap_fxt /tmp/bench/mod/fxt.ko || ok=0 ;; esac
 			echo "$t,$round,${r// /,},$ok" >>"$micro"
 		done
 		# the pieces of fxt's write path, alone (no tracer)
