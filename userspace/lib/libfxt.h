@@ -376,7 +376,8 @@ enum fxt_diag_severity {
 	X(IO_ERROR,         ERROR,   "read error: %s") \
 	X(DURATION_UNMATCHED, WARNING, "duration end without a begin: %s") \
 	X(DURATION_MISMATCH, WARNING, "duration end does not match the innermost begin: %s") \
-	X(SLEEP_UNPAIRED,   WARNING, "sleep event not followed by its thread's switch out: %s")
+	X(SLEEP_UNPAIRED,   WARNING, "sleep event not followed by its thread's switch out: %s") \
+	X(DURATION_NO_BEGIN, WARNING, "duration end whose begin is not in the archive (the recording may have started inside it): %s")
 
 enum fxt_diag_id {
 #define FXT_DIAG_ENUM(id, sev, msg) FXT_D_##id,
@@ -462,7 +463,7 @@ void fxt_reader_set_track_kobjs(struct fxt_reader *r, bool on);
 /*
  * Check that the duration begin/end events of each thread nest, per
  * provider (default off; fxt-dump --check turns it on): warnings
- * DURATION_UNMATCHED and DURATION_MISMATCH. Costs about 400 bytes per
+ * DURATION_UNMATCHED, DURATION_MISMATCH and DURATION_NO_BEGIN. Costs about 400 bytes per
  * thread with duration events, within the memory limit.
  */
 void fxt_reader_check_durations(struct fxt_reader *r, bool on);

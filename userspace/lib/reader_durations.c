@@ -93,9 +93,11 @@ static void dur_what(char *buf, size_t size, const struct fxt_record *rec, uint6
  *			category and name were begun on the thread before.
  *
  * An end with nothing open whose name was never begun on the thread is
- * not reported: its begin may precede the archive (a trace that starts
- * inside an interrupt, a circular buffer that wrapped), and it cannot be
- * told from a lost one; nor is one whose name is past the DUR_SEEN kept. A begin left open at the end of the archive is
+ * only a warning of its own, once per thread (DURATION_NO_BEGIN): its begin
+ * may precede the archive (a trace that starts inside an interrupt, a
+ * circular window's common start), and it cannot be told from a lost one;
+ * one whose name is past the DUR_SEEN kept counts as never begun. A begin
+ * left open at the end of the archive is
  * not reported either (a trace may stop inside an interrupt). Levels past
  * DUR_DEPTH are counted, not checked.
  */
@@ -124,6 +126,10 @@ void fxt_rd_check_duration(struct cur *c, unsigned int type)
 			dur_what(what, sizeof(what), rec, t->tid);
 			REPORT(c, DURATION_UNMATCHED, "%s, which began and ended it before",
 			       what);
+		} else if (!t->no_begin_said) {
+			t->no_begin_said = true;
+			dur_what(what, sizeof(what), rec, t->tid);
+			REPORT(c, DURATION_NO_BEGIN, "%s (said once per thread)", what);
 		}
 		return;
 	}

@@ -69,6 +69,7 @@ struct dur_thread {
 	uint64_t tid;
 	uint32_t depth;
 	uint8_t nseen;		/* past DUR_SEEN names, the others are not kept */
+	bool no_begin_said;	/* DURATION_NO_BEGIN reported for it */
 	uint64_t open[DUR_DEPTH];
 	uint64_t seen[DUR_SEEN];
 };

@@ -1023,12 +1023,14 @@ static void dur(struct fxt_writer *w, unsigned int type, uint64_t ts, uint64_t t
 #define E(ts, tid, name)	dur(w, FXT_EVENT_DURATION_END, ts, tid, name)
 
 /*
- * One end without a begin (thread 1: "a" again after it was closed), and
- * the ends that must not be reported: before any begin (thread 2: the
- * archive may start inside "pre"), one whose name was never begun after
- * other levels came and went (thread 3: inside "outer" since before the
- * archive), the same name on another thread (4) or in another provider
- * (1), levels past the 32 kept (thread 5, 40 deep), and a begin left open.
+ * One end without a begin (thread 1: "a" again after it was closed); ends
+ * whose begin may precede the archive, each thread's first said once as
+ * DURATION_NO_BEGIN: before any begin (thread 2: the archive may start
+ * inside "pre", and inside "pre2" around it, not said again), one whose
+ * name was never begun after other levels came and went (thread 3: inside
+ * "outer" since before the archive), the same name on another thread (4)
+ * or in another provider (1); and what must not be reported: levels past
+ * the 32 kept (thread 5, 40 deep), and a begin left open.
  */
 static void build_duration_unmatched(struct fxt_writer *w)
 {
@@ -1039,6 +1041,7 @@ static void build_duration_unmatched(struct fxt_writer *w)
 	E(20, 1, "a");
 	E(30, 1, "a");		/* the one warning */
 	E(40, 2, "pre");
+	E(45, 2, "pre2");
 	B(50, 2, "x");
 	E(60, 2, "x");
 	B(70, 3, "inner");
@@ -1359,10 +1362,13 @@ const struct tcase tcases[] = {
 	CHECK("duration-end", build_duration_end, "a complete event ending before it begins",
 	      FXT_D_DURATION_END),
 	{ .name = "duration-unmatched", .kind = T_CHECK, .build = build_duration_unmatched,
-	  .nexpect = 1, .expect = { FXT_D_DURATION_UNMATCHED }, .golden_check = true,
-	  .what = "a duration end after its thread closed the same name's begin",
-	  .msgs = { "\"c\" \"a\" on thread 1, which began and ended it before" },
-	  .count = 1 },
+	  .nexpect = 2, .expect = { FXT_D_DURATION_UNMATCHED, FXT_D_DURATION_NO_BEGIN },
+	  .golden_check = true,
+	  .what = "duration ends without a begin: after their thread closed it, or before any",
+	  .msgs = { "\"c\" \"a\" on thread 1, which began and ended it before",
+		    "\"c\" \"pre\" on thread 2 (said once per thread)",
+		    "\"c\" \"outer\" on thread 3 (said once per thread)" },
+	  .count = 5 },
 	{ .name = "duration-mismatch", .kind = T_CHECK, .build = build_duration_mismatch,
 	  .nexpect = 1, .expect = { FXT_D_DURATION_MISMATCH }, .golden_check = true,
 	  .what = "duration ends that do not close their thread's innermost begin",
