@@ -75,6 +75,7 @@
 #include "libfxt.h"
 #include "oracle.h"
 #include "swlog.h"
+#include "unseen_runs.h"
 
 #define MAX_CROWD	60000
 #define MAX_SPAWNERS	2
@@ -96,6 +97,10 @@ struct flight {
 	uint64_t log_lost;
 	long window[MAX_CPUS];	/* switches the log has in the window */
 	char match_why[MAX_CPUS][96];
+	long log_first[MAX_CPUS];	/* the log's index of the kept first */
+	/* the archive's not-running spans against the log's switches in */
+	struct unseen_runs unseen;
+	char unseen_why[96];
 	unsigned long work;		/* forks made / threads made */
 	pid_t pid, ppid;		/* the process that ran it, its parent */
 };
@@ -217,6 +222,14 @@ static int fork_execs(unsigned long n, int nthreads)
 	return err;
 }
 
+/*
+ * Spans this close to the window's first or last switch are not checked:
+ * at the edges a switch fxt.ko stamped just outside the window may carry
+ * a log time inside it (the two clocks read one switch up to milliseconds
+ * apart under TCG).
+ */
+#define UNSEEN_EDGE_NS	20000000ull
+
 /* Switches matched as a run: enough to tell a switch from its repeats. */
 #define MATCH_RUN	8
 
@@ -269,7 +282,70 @@ static void match_log(struct flight *f, struct swlog *l)
 			continue;
 		}
 		f->window[c] = j - i + 1;
+		f->log_first[c] = i;
 	}
+}
+
+/*
+ * The archive's switches on the log's clock: per CPU, the k-th kept switch
+ * is the log's entry log_first + k (check_log_in_window() holds that the
+ * two are the same switches). Then every span where the archive has a
+ * thread not running, against every switch in of the log.
+ */
+static void find_unseen_runs(struct flight *f, struct swlog *l)
+{
+	size_t total = 0, n, kept[MAX_CPUS] = { 0 };
+	uint64_t *ts = malloc((f->a.nsw + 1) * sizeof(*ts)), lo = UINT64_MAX, hi = 0;
+	struct logged_run *runs = NULL;
+
+	for (int c = 0; c < swlog_nr_cpus(l); c++) {
+		swlog_cpu(l, c, &n);
+		total += n;
+	}
+	runs = malloc((total + 1) * sizeof(*runs));
+	if (!ts || !runs) {
+		snprintf(f->unseen_why, sizeof(f->unseen_why), "out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < f->a.nsw; k++) {
+		const struct records_switch *s = &f->a.sw[k];
+		unsigned int c = s->provider;
+		const struct swlog_entry *e;
+
+		if (c >= MAX_CPUS || (int)c >= swlog_nr_cpus(l) || f->window[c] < 0) {
+			snprintf(f->unseen_why, sizeof(f->unseen_why),
+				 "cpu %u: kept switches not found in the log", c);
+			goto out;
+		}
+		e = swlog_cpu(l, (int)c, &n);
+		if ((size_t)f->log_first[c] + kept[c] >= n) {
+			snprintf(f->unseen_why, sizeof(f->unseen_why),
+				 "cpu %u: more kept switches than the log has", c);
+			goto out;
+		}
+		e += f->log_first[c] + kept[c]++;
+		if (e->prev != (uint32_t)s->out_tid || e->next != (uint32_t)s->in_tid) {
+			snprintf(f->unseen_why, sizeof(f->unseen_why),
+				 "cpu %u: kept switch %zu is not the log's", c, kept[c]);
+			goto out;
+		}
+		ts[k] = e->ts;
+		lo = ts[k] < lo ? ts[k] : lo;
+		hi = ts[k] > hi ? ts[k] : hi;
+	}
+	total = 0;
+	for (int c = 0; c < swlog_nr_cpus(l); c++) {
+		const struct swlog_entry *e = swlog_cpu(l, c, &n);
+
+		for (size_t k = 0; k < n; k++)
+			runs[total++] = (struct logged_run){ e[k].ts, e[k].next };
+	}
+	if (unseen_runs_find(f->a.sw, ts, f->a.nsw, runs, total, lo + UNSEEN_EDGE_NS,
+			     hi - UNSEEN_EDGE_NS, &f->unseen))
+		snprintf(f->unseen_why, sizeof(f->unseen_why), "out of memory");
+out:
+	free(ts);
+	free(runs);
 }
 
 /* fork+execs under the switch log and fxt-collect with extra options. */
@@ -310,8 +386,10 @@ static void run_forks(struct flight *f, const char *name, const char *const *ext
 	swlog_stop(l);
 	f->logged = true;
 	f->log_lost = swlog_lost(l) + swlog_misses(l);
-	if (f->loaded)
+	if (f->loaded) {
 		match_log(f, l);
+		find_unseen_runs(f, l);
+	}
 	swlog_close(l);
 }
 
@@ -668,7 +746,8 @@ static int first_life(pid_t *child)
 
 static void run_reuse(void)
 {
-	const char *extra[] = { "-b", "64K", "-c", "sched", NULL };
+	/* CPU 0's lives are older than CPU 1's kept window: keep them. */
+	const char *extra[] = { "-b", "64K", "-c", "sched", "--window-start", "per-cpu", NULL };
 	pid_t pid, again = -1;
 	int st, err = 0;
 
@@ -1128,6 +1207,31 @@ TEST(flood_switches_equal_log_in_window)
 	NEED(FLOOD);
 	check_log_in_window(_metadata, &FLOOD);
 }
+
+/*
+ * No wait or sleep the window shows hides a run: each CPU's records begin
+ * where every CPU's do (Documentation/buffers.rst, "Window edges").
+ */
+static void check_no_unseen_run(struct __test_metadata *_metadata,
+				const struct flight *f)
+{
+	const struct unseen_runs *u = &f->unseen;
+
+	ASSERT_EQ(0, f->log_lost);
+	ASSERT_STREQ("", f->unseen_why);
+	printf("# %zu spans where a thread did not run, checked against the switch log\n",
+	       u->gaps);
+	fflush(stdout);
+	EXPECT_LT(0, u->gaps);
+	EXPECT_EQ(0, u->unseen)
+		TH_LOG("%zu spans hide a run; the longest: tid %llu not running from %llu to %llu ns (%.3f ms), the log has it switched in at %llu",
+		       u->unseen, (unsigned long long)u->tid, (unsigned long long)u->from,
+		       (unsigned long long)u->to, (double)(u->to - u->from) / 1e6,
+		       (unsigned long long)u->ran_at);
+}
+
+TEST(storm_no_unseen_run)	{ NEED(STORM); check_no_unseen_run(_metadata, &STORM); }
+TEST(flood_no_unseen_run)	{ NEED(FLOOD); check_no_unseen_run(_metadata, &FLOOD); }
 
 static void print_scenario(const char *name, const struct flight *f, const char *what)
 {

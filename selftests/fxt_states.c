@@ -206,11 +206,20 @@ static void wchan_of(pid_t tid, char *buf, size_t size)
  * switch of the scenario's threads is in both. Its text is kept next to
  * the archive as NAME-ftrace.txt: selftests/perfetto-check loads both
  * into Perfetto's trace processor and compares each thread's D and S
- * time, the processes' parents and the threads' names.
+ * time and run time, the processes' parents, the threads' names and the
+ * interrupts per CPU and handler.
  */
 #define FTRACE_DIR	"/sys/kernel/tracing/instances/fxt_states"
 static const char *const ftrace_events[] = {
 	"sched/sched_switch", "sched/sched_waking", "sched/sched_process_fork",
+};
+/*
+ * Interrupts, for the count per CPU and handler: hard handlers, softirqs
+ * and the x86 vectors fxt.ko records (the whole irq_vectors group). A
+ * kernel without one records the rest.
+ */
+static const char *const ftrace_irq_events[] = {
+	"irq/irq_handler_entry", "irq/softirq_entry", "irq_vectors",
 };
 
 static int ftrace_enable(const char *value)
@@ -221,6 +230,10 @@ static int ftrace_enable(const char *value)
 	for (size_t i = 0; i < sizeof(ftrace_events) / sizeof(ftrace_events[0]); i++) {
 		snprintf(path, sizeof(path), FTRACE_DIR "/events/%s/enable", ftrace_events[i]);
 		err |= kfile_write(path, value);
+	}
+	for (size_t i = 0; i < sizeof(ftrace_irq_events) / sizeof(ftrace_irq_events[0]); i++) {
+		snprintf(path, sizeof(path), FTRACE_DIR "/events/%s/enable", ftrace_irq_events[i]);
+		(void)kfile_write(path, value);
 	}
 	return err;
 }

@@ -137,6 +137,12 @@ enum fxt_metadata_type {
 #define FXT_DROPPED_CATEGORY		"fxt"
 #define FXT_DROPPED_NAME		"dropped"
 #define FXT_DROPPED_ARG_NAME		"records"
+/*
+ * fxt-collect's mark of where a CPU's records begin in a circular window
+ * kept whole (--window-start per-cpu): an instant fxt/window_start on the
+ * CPU's interrupt pseudo-thread, at its first kept record's time.
+ */
+#define FXT_WINDOW_START_NAME		"window_start"
 
 /*
  * The instant event a latency trigger writes when it fires (<linux/fxt.h>,

@@ -108,7 +108,14 @@ static void usage(FILE *f)
 "  -t, --time SECONDS      stop after this long (fractions allowed)\n"
 "  -m, --mode MODE         oneshot | circular | streaming\n"
 "                          (default: streaming; circular keeps the last\n"
-"                          window and is saved only when tracing stops)\n"
+"                          window and is saved only when tracing stops,\n"
+"                          from where every CPU's records begin)\n"
+"      --window-start WHERE  circular mode: common (default) starts the\n"
+"                          archive where every CPU's records begin, and\n"
+"                          leaves out the others' from before; per-cpu\n"
+"                          keeps each CPU's whole window, where viewers\n"
+"                          may draw waits across runs on a CPU whose\n"
+"                          records were overwritten\n"
 "  -b, --buffer-size SIZE  per-CPU buffer, e.g. 8M (default 8M; K, M, G)\n"
 "  -c, --categories LIST   comma-separated: sched,wakeup,irq,softirq or all\n"
 "                          (default: all of them)\n"
@@ -200,7 +207,7 @@ static void status_line(struct fxt_session *s, enum fxt_session_event ev)
 
 enum {
 	OPT_TRIGGER = 256, OPT_POST, OPT_WINDOWS, OPT_STATS_JSON, OPT_CONFIG,
-	OPT_OUTPUT_DIR, OPT_KEEP_WINDOWS, OPT_KEEP_BYTES,
+	OPT_OUTPUT_DIR, OPT_KEEP_WINDOWS, OPT_KEEP_BYTES, OPT_WINDOW_START,
 };
 
 static const struct option long_opts[] = {
@@ -211,6 +218,7 @@ static const struct option long_opts[] = {
 	{ "output-dir", required_argument, NULL, OPT_OUTPUT_DIR },
 	{ "keep-windows", required_argument, NULL, OPT_KEEP_WINDOWS },
 	{ "keep-bytes", required_argument, NULL, OPT_KEEP_BYTES },
+	{ "window-start", required_argument, NULL, OPT_WINDOW_START },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "time", required_argument, NULL, 't' },
 	{ "mode", required_argument, NULL, 'm' },
@@ -254,6 +262,13 @@ static void check_triggers(struct collector *c)
 		if (fxt_trigger_check_categories(&c->s.triggers.trigger[i], cats, err,
 						 sizeof(err)))
 			die("--trigger %s: %s", c->s.trigger_spec[i], err);
+}
+
+/* Where a circular window starts means nothing in the other modes. */
+static void check_window_start(const struct collector *c)
+{
+	if (c->s.per_cpu_window_start && c->s.mode != FXT_MODE_CIRCULAR)
+		die("--window-start per-cpu needs circular mode");
 }
 
 /* A count option's value: 0 up to max. */
@@ -309,6 +324,11 @@ static void apply_option(struct collector *c, int opt, char *arg)
 		break;
 	case OPT_STATS_JSON:
 		c->stats_json = arg;
+		break;
+	case OPT_WINDOW_START:
+		if (strcmp(arg, "common") && strcmp(arg, "per-cpu"))
+			die("--window-start: 'common' or 'per-cpu', not '%s'", arg);
+		c->s.per_cpu_window_start = !strcmp(arg, "per-cpu");
 		break;
 	case OPT_TRIGGER:
 		add_trigger(c, arg);
@@ -418,6 +438,7 @@ static void parse_args(struct collector *c, int argc, char **argv)
 		apply_option(c, opt, optarg);
 	check_output(c);
 	check_triggers(c);
+	check_window_start(c);
 }
 
 static void catch_signals(void)

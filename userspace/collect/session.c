@@ -155,6 +155,7 @@ int fxt_session_prepare(struct fxt_session *s)
 
 	s->names = fxt_newest_new(FXT_SESSION_NEWEST_MAX_KOIDS);
 	ret = fxt_device_open(&s->dev, s->device, s->prog);
+	s->dev.per_cpu_window_start = s->per_cpu_window_start;
 	if (ret >= 0 && s->category_list)
 		ret = fxt_device_categories(&s->dev, s->category_list, &cfg.categories);
 	if (ret >= 0)
@@ -324,9 +325,13 @@ static int window_saved(struct fxt_session *s)
 			return ret;
 		s->trigger_missed += st.trigger_missed;
 	}
-	fprintf(stderr, "%s: window %u saved to %s (%" PRIu64 " bytes)%s\n", s->prog,
+	fprintf(stderr, "%s: window %u saved to %s (%" PRIu64 " bytes)%s", s->prog,
 		s->window, fxt_session_path(s), s->archive_bytes,
 		s->dev.triggered.fired ? "" : ": no trigger fired in this window");
+	if (s->dev.clipped)
+		fprintf(stderr, "; %" PRIu64 " timed records from before every CPU's records began left out",
+			s->dev.clipped);
+	fputc('\n', stderr);
 	if (s->output_dir)
 		keep_limits(s);
 	return 0;

@@ -65,6 +65,12 @@ struct fxt_session {
 	const char *output_dir;
 	unsigned int keep_windows;
 	uint64_t keep_bytes;
+	/*
+	 * Circular mode: keep each CPU's whole window, from before the
+	 * others' records begin (--window-start per-cpu), instead of the
+	 * common start (Documentation/buffers.rst, "Window edges").
+	 */
+	bool per_cpu_window_start;
 
 	/* Set by the caller's signal handlers. */
 	volatile sig_atomic_t *stop_requested;

@@ -25,6 +25,9 @@ int fxt_session_report(struct fxt_session *s, bool quiet)
 			" dropped, %" PRIu64 " buffers saved\n", s->prog,
 			fxt_session_path(s), s->archive_bytes, t.written, t.events,
 			t.written - t.events, t.dropped, s->dev.saves);
+		if (s->dev.clipped)
+			fprintf(stderr, "%s: %" PRIu64 " timed records from before the window's common start left out: every CPU's records begin at %" PRIu64 " ns (Documentation/buffers.rst, \"Window edges\")\n",
+				s->prog, s->dev.clipped, s->dev.clip_ns);
 		if (s->renamed > 0)
 			fprintf(stderr, "%s: %d trailer records for %zu koids: newest names restated, %zu command lines from /proc\n",
 				s->prog, s->renamed, fxt_newest_koids(s->dev.names),

@@ -55,6 +55,12 @@ struct fxt_device {
 	bool results_stop;		/* the last stop was FXT_STOP_WRITE_RESULTS */
 	uint64_t saves;			/* SAVE_BUFFER requests answered */
 	bool truncated_chunk;		/* a chunk was cut at a bad record */
+	/*
+	 * The last fxt_device_save_final(): the common start of a circular
+	 * window's CPUs (0: none), and the timed records left out before it.
+	 */
+	uint64_t clip_ns, clipped;
+	bool per_cpu_window_start;	/* set by the caller: no clipping */
 	char err[512];			/* what the last failure was */
 };
 

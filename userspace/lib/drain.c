@@ -74,20 +74,38 @@ static int select_provider(struct fxt_device *d, uint32_t cpu)
 	return fxt_device_check_write(d, fxt_write_provider_section(d->w, cpu));
 }
 
+/* Write [from, to) of data as it is, for CPU cpu's provider. */
+static int write_run(struct fxt_device *d, uint32_t cpu, const uint8_t *data,
+		     uint64_t from, uint64_t to, bool names)
+{
+	int err;
+
+	if (from == to)
+		return 0;
+	err = select_provider(d, cpu);
+	if (!err)
+		err = fxt_device_check_write(d, fxt_write_raw(d->w, data + from, to - from));
+	if (!err && names && d->names)
+		fxt_newest_feed(d->names, cpu, data + from, to - from);
+	return err;
+}
+
 /*
  * Copy [from, to) of a buffer whose records the kernel wrote, after checking
  * the framing: whole records, none of size 0. A broken chunk is cut at its
  * last good record rather than written as garbage. Data with names (the
  * durable buffer, and rolling data that holds durable records: a CPU whose
  * durable buffer filled in streaming or oneshot mode spills them there) is
- * also shown to the newest-name tracker, in archive order.
+ * also shown to the newest-name tracker, in archive order. Records with a
+ * time before d->clip_ns are left out (a circular window's common start,
+ * fxt_device_save_final()); records without one are all kept.
  */
 static int write_chunk(struct fxt_device *d, uint32_t cpu, const uint8_t *data,
 		       uint64_t from, uint64_t to, const char *what)
 {
 	bool names = !strcmp(what, "durable");
-	uint64_t off = from;
-	int err;
+	uint64_t off = from, run = from;
+	int err = 0;
 
 	while (off < to) {
 		uint64_t hdr, words, ts;
@@ -102,22 +120,21 @@ static int write_chunk(struct fxt_device *d, uint32_t cpu, const uint8_t *data,
 		}
 		type = fxt_record_type(hdr);
 		names |= type == FXT_REC_KERNEL_OBJ || type == FXT_REC_STRING;
-		/* Events and scheduling records carry their time in word 1. */
-		if ((type == FXT_REC_EVENT || type == FXT_REC_SCHED) && words > 1) {
-			memcpy(&ts, data + off + 8, sizeof(ts));
-			if (ts > d->cpus[cpu].last_ts)
+		if (fxt_frame_time(data, (size_t)off, hdr, (size_t)words, &ts)) {
+			if (ts < d->clip_ns) {
+				/* Before the window's common start: the run so far, then skip it. */
+				err = write_run(d, cpu, data, run, off, names);
+				if (err)
+					return err;
+				d->clipped++;
+				run = off + words * 8;
+			} else if (ts > d->cpus[cpu].last_ts) {
 				d->cpus[cpu].last_ts = ts;
+			}
 		}
 		off += words * 8;
 	}
-	if (off == from)
-		return 0;
-	err = select_provider(d, cpu);
-	if (!err)
-		err = fxt_device_check_write(d, fxt_write_raw(d->w, data + from, off - from));
-	if (!err && names && d->names)
-		fxt_newest_feed(d->names, cpu, data + from, off - from);
-	return err;
+	return write_run(d, cpu, data, run, off, names);
 }
 
 /* Wait until every reserved byte below end is committed; false on timeout. */
@@ -220,7 +237,7 @@ static int report_drops(struct fxt_device *d, uint32_t cpu, uint64_t dropped)
 		err = fxt_device_check_write(d, fxt_write_provider_event(d->w, cpu,
 							      FXT_PROVIDER_EVENT_BUFFER_FULL));
 	if (!err)
-		err = fxt_device_check_write(d, fxt_write_counter_u64(d->w, s->last_ts,
+		err = fxt_device_check_write(d, fxt_write_counter_u64(d->w, s->last_ts > d->clip_ns ? s->last_ts : d->clip_ns,
 							   FXT_KOID_IRQ_PROCESS,
 							   FXT_KOID_IRQ_THREAD(cpu),
 							   FXT_DROPPED_CATEGORY,
@@ -332,11 +349,87 @@ int fxt_device_drain(struct fxt_device *d)
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * The first time in a CPU's older rolling buffer: the earliest the kept
+ * window knows that CPU from, when it wrapped (what came before was
+ * overwritten). 0 if it holds no timed record.
+ */
+static uint64_t window_start(const struct fxt_device_cpu *s, unsigned int b)
+{
+	const volatile struct fxt_buffer_header *h = s->hdr;
+	uint64_t end = h->rolling_data_end[b], off = 0, hdr, ts, words;
+	const uint8_t *data = s->base + h->rolling_offset[b];
+
+	if (end > h->rolling_size)
+		return 0;
+	while ((words = fxt_frame(data, (size_t)end, (size_t)off, true, &hdr))) {
+		if (fxt_frame_time(data, (size_t)off, hdr, (size_t)words, &ts))
+			return ts;
+		off += words * 8;
+	}
+	return 0;
+}
+
+/*
+ * Circular mode keeps each CPU's own last window, and a busy CPU's starts
+ * later than an idle one's. Before the latest start, a thread may have run
+ * on a CPU whose records were overwritten: a reader would draw a wait, a
+ * run or a state there that nothing recorded (Documentation/buffers.rst,
+ * "Window edges"). So the archive starts where every CPU's knowledge
+ * does: the latest first time of a wrapped CPU's older buffer. A CPU that
+ * never wrapped knows everything since the start.
+ */
+static uint64_t common_window_start(const struct fxt_device *d)
+{
+	uint64_t start = 0;
+	uint32_t cpu;
+
+	if (d->layout.mode != FXT_MODE_CIRCULAR || d->per_cpu_window_start)
+		return 0;
+	for (cpu = 0; cpu < d->layout.nr_cpus; cpu++) {
+		const struct fxt_device_cpu *s = &d->cpus[cpu];
+		uint64_t cur, t;
+
+		if (!s->present)
+			continue;
+		cur = __atomic_load_n(&s->hdr->rolling_current, __ATOMIC_ACQUIRE);
+		if (!(cur >> FXT_ROLLING_OFFSET_BITS))
+			continue;
+		t = window_start(s, ((cur >> FXT_ROLLING_OFFSET_BITS) & 1) ^ 1);
+		if (t > start)
+			start = t;
+	}
+	return start;
+}
+
+/*
+ * With the window kept whole (--window-start per-cpu), where a wrapped
+ * CPU's records begin is marked instead: an instant fxt/window_start at
+ * the first time of its older buffer, before that buffer's records.
+ */
+static int mark_window_start(struct fxt_device *d, uint32_t cpu, unsigned int b)
+{
+	uint64_t t = window_start(&d->cpus[cpu], b);
+	int err;
+
+	if (!t)
+		return 0;
+	err = select_provider(d, cpu);
+	if (!err)
+		err = fxt_device_check_write(d, fxt_write_event(d->w, FXT_EVENT_INSTANT, t,
+			fxt_thread_inline(FXT_KOID_IRQ_PROCESS, FXT_KOID_IRQ_THREAD(cpu)),
+			fxt_str(FXT_DROPPED_CATEGORY), fxt_str(FXT_WINDOW_START_NAME),
+			NULL, 0, 0));
+	return err;
+}
+
 int fxt_device_save_final(struct fxt_device *d)
 {
 	uint32_t cpu;
 	int err = 0;
 
+	d->clip_ns = common_window_start(d);
+	d->clipped = 0;
 	for (cpu = 0; !err && cpu < d->layout.nr_cpus; cpu++) {
 		struct fxt_device_cpu *s = &d->cpus[cpu];
 		const volatile struct fxt_buffer_header *h = s->hdr;
@@ -351,6 +444,9 @@ int fxt_device_save_final(struct fxt_device *d)
 		off = cur & FXT_ROLLING_OFFSET_MASK;
 		b = wrapped & 1;
 		err = save_durable(d, cpu, 0);
+		if (!err && d->layout.mode == FXT_MODE_CIRCULAR && wrapped &&
+		    d->per_cpu_window_start)
+			err = mark_window_start(d, cpu, b ^ 1);
 		if (!err && d->layout.mode == FXT_MODE_CIRCULAR && wrapped)
 			err = save_rolling(d, cpu, b ^ 1, h->rolling_data_end[b ^ 1]);
 		if (off > h->rolling_size)

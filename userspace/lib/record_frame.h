@@ -38,4 +38,20 @@ static inline size_t fxt_frame(const void *buf, size_t len, size_t at, bool whol
 	return (size_t)words;
 }
 
+/*
+ * The time of a record fxt.ko writes, framed by fxt_frame() at byte at of
+ * buf: events and scheduling records carry it in word 1. False for every
+ * other record (strings, threads, names, metadata: they have no time).
+ */
+static inline bool fxt_frame_time(const void *buf, size_t at, uint64_t header,
+				  size_t words, uint64_t *ts)
+{
+	unsigned int type = fxt_record_type(header);
+
+	if ((type != FXT_REC_EVENT && type != FXT_REC_SCHED) || words < 2)
+		return false;
+	memcpy(ts, (const unsigned char *)buf + at + 8, 8);
+	return true;
+}
+
 #endif /* LIBFXT_RECORD_FRAME_H */

@@ -11,6 +11,10 @@
  * STARTED; with FAKE_FXT_FIRE=N, the first N starts each post a TRIGGERED
  * packet 100 ms later (CPU 1, trigger 0, this process's pid as the tid,
  * latency 23456789 ns). GET_STATS gives trigger_missed 3 on CPU 1.
+ * With FAKE_FXT_WRAP=1 (circular mode), each START also leaves instant
+ * events in the rolling buffers as a wrapped window would: CPU 0 wrapped
+ * once, its older buffer from 1000 ns, its current one from 1200 ns; CPU 1
+ * never wrapped, from 500 ns (write_window()).
  * Everything else goes to the C library.
  */
 #include <dlfcn.h>
@@ -93,6 +97,36 @@ static void write_durable(void)
 	}
 }
 
+/* Instant events (thread inline, category and name "irq") at ts[0..n-1]. */
+static void write_events(unsigned int cpu, unsigned int b, const uint64_t *ts,
+			 unsigned int n)
+{
+	struct fxt_buffer_header *h = (void *)(map + (size_t)cpu * STRIDE);
+	uint64_t *w = (uint64_t *)(map + (size_t)cpu * STRIDE + h->rolling_offset[b]);
+	unsigned int i;
+
+	for (i = 0; i < n; i++, w += 4) {
+		w[0] = fxt_event_header(4, FXT_EVENT_INSTANT, 0, 0, 1, 1);
+		w[1] = ts[i];
+		w[2] = 1;
+		w[3] = 1;
+	}
+	h->rolling_data_end[b] = h->rolling_committed[b] = n * 32;
+}
+
+static void write_window(void)
+{
+	static const uint64_t older[] = { 1000, 1100 }, current[] = { 1200, 1300 },
+		cpu1[] = { 500, 1050, 1250 };
+	struct fxt_buffer_header *h0 = (void *)map, *h1 = (void *)(map + STRIDE);
+
+	write_events(0, 0, older, 2);
+	write_events(0, 1, current, 2);
+	h0->rolling_current = 1ull << FXT_ROLLING_OFFSET_BITS | 2 * 32;
+	write_events(1, 0, cpu1, 3);
+	h1->rolling_current = 3 * 32;
+}
+
 static int fake_ioctl(unsigned long req, void *arg)
 {
 	static const char *const names[] = { "sched", "wakeup", "irq", "softirq" };
@@ -134,6 +168,8 @@ static int fake_ioctl(unsigned long req, void *arg)
 		pthread_t t;
 
 		write_durable();
+		if (map && mode == FXT_MODE_CIRCULAR && getenv("FAKE_FXT_WRAP"))
+			write_window();
 		post(FXT_PKT_STARTED, 0, FXT_FIFO_PROTOCOL_VERSION, 0);
 		if (n && ++starts <= (unsigned int)atoi(n) &&
 		    !pthread_create(&t, NULL, fire, NULL))

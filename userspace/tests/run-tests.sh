@@ -409,6 +409,39 @@ if [ -x "$B/fxt-collect" ] && [ -f "$B/fake-fxt.so" ]; then
 		bad "fxt-collect without triggers: exit $rc, or trigger output"
 		cat p.err >&2
 	fi
+	# A circular window starts where every CPU's does (buffers.rst,
+	# "Window edges"): CPU 0 wrapped, its older buffer from 1000 ns, so
+	# CPU 1's event at 500 ns is left out, and nothing else.
+	collect c.err FAKE_FXT_WRAP=1 -- -o c.fxt -m circular -t 0.2
+	rc=$?
+	got=$("$B/fxt-dump" c.fxt 2>/dev/null | sed -n 's/.* event instant ts=\([0-9]*\) .*/\1/p' | sort -n | tr '\n' ' ')
+	if [ $rc -eq 0 ] && [ "$got" = "1000 1050 1100 1200 1250 1300 " ] && "$B/fxt-dump" --check c.fxt >/dev/null 2>&1 &&
+	   grep -q '^fxt-collect: 1 timed records from before the window.s common start left out: every CPU.s records begin at 1000 ns' c.err; then
+		ok
+	else
+		bad "fxt-collect circular window edge: exit $rc, events at [$got]"
+		cat c.err >&2
+	fi
+	# --window-start per-cpu keeps every CPU's whole window and marks
+	# where the wrapped CPU 0's begins; only in circular mode.
+	collect c.err FAKE_FXT_WRAP=1 -- -o c.fxt -m circular -t 0.2 --window-start per-cpu
+	rc=$?
+	got=$("$B/fxt-dump" c.fxt 2>/dev/null | sed -n 's/.* event instant ts=\([0-9]*\) .*"irq"#1$/\1/p' | sort -n | tr '\n' ' ')
+	mark=$("$B/fxt-dump" c.fxt 2>/dev/null | grep -c ' event instant ts=1000 thread={tid=1073741825 pid=1073741824} category="fxt" name="window_start"$')
+	if [ $rc -eq 0 ] && [ "$got" = "500 1000 1050 1100 1200 1250 1300 " ] && [ "$mark" = 1 ] &&
+	   "$B/fxt-dump" --check c.fxt >/dev/null 2>&1 && ! grep -q 'left out' c.err; then
+		ok
+	else
+		bad "fxt-collect --window-start per-cpu: exit $rc, events at [$got]"
+		cat c.err >&2
+	fi
+	collect c.err -- -o c.fxt -m streaming -t 0.2 --window-start per-cpu
+	rc=$?
+	if [ $rc -eq 125 ] && grep -q 'window-start per-cpu needs circular mode' c.err; then
+		ok
+	else
+		bad "fxt-collect -m streaming --window-start per-cpu: exit $rc, not 125"
+	fi
 	# --stats-json: the table's figures, as JSON a program reads; written
 	# whole (no .tmp left), and a file it cannot write fails the run.
 	collect j.err -- -o j.fxt -m circular -t 0.2 --stats-json j.json
