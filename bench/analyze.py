@@ -184,11 +184,19 @@ if micro:
         # real-switch rows (-real-s, -real-d) against the bracket alone
         ref = "none" + t[t.index("-real-"):] if "-real-" in t else "none"
         return med([num(r["median_ns"]) for r in micro.get(ref, [])]) or 0
+    def mbase_min(t):
+        ref = "none" + t[t.index("-real-"):] if "-real-" in t else "none"
+        return min((num(r["min_ns"]) for r in micro.get(ref, [])), default=0)
     for t, rs in micro.items():
         m = med([num(r["median_ns"]) for r in rs])
+        meds = [num(r["median_ns"]) - mbase(t) for r in rs]
         mres[t] = dict(n=len(rs), med=m, min=min(num(r["min_ns"]) for r in rs),
                        probes=med([num(r["probes"]) for r in rs]),
-                       net=m - mbase(t))
+                       net=m - mbase(t),
+                       # the least batch of all rounds, loop's least
+                       # subtracted: the figure that repeats across boots
+                       mnet=min(num(r["min_ns"]) for r in rs) - mbase_min(t),
+                       lo=min(meds), hi=max(meds))
     L.append("\n## Probe cost on sched_switch, in the kernel (noise-free view)\n")
     L.append("bench/probebench calls the probes attached to sched_switch directly "
              "(interrupts off, prev = next = current), 100 batches of 200 calls, "
@@ -309,46 +317,56 @@ for w in ["pingpong", "messaging"]:
             verdict = "yes" if r <= lim else over(r, lim)
         L.append(f"| fxt-sched ns/event <= {lim}x {ref} | {w} | {fmt(r, 2)}x: "
                  f"{ns_iqr(a)} vs {ns_iqr(b)} ns | {verdict} |")
-for ref, lim in [("ftrace-sched", 0.5), ("bpf-sched", 0.7), ("null-sched", 1.5)]:
-    r = mratio(ref)
-    L.append(f"| fxt-sched probe cost <= {lim}x {ref} | probebench | {fmt(r, 2)}x | "
-             f"{'-' if r is None else ('yes' if r <= lim else over(r, lim))} |")
-for ref, lim in [("bpf-sched", 0.3), ("lttng-sched", 0.5)]:
-    r = mratio(ref)
-    L.append(f"| fxt-sched probe cost <= {lim}x {ref} | probebench | {fmt(r, 2)}x | "
-             f"{'-' if r is None else ('yes' if r <= lim else over(r, lim))} |")
-nul = mres.get("null-sched", {}).get("net")
-clk = mres.get("part-clock", {}).get("net")
-fx = mres.get("fxt-sched", {}).get("net")
-if nul is not None and clk is not None and fx is not None and nul + clk > 0:
-    r = fx / (nul + clk)
+def ptarget(t, ref, lim, what, strict=False):
+    """A probe target, judged on the minimum batches (loop subtracted):
+    medians swung by half between boots of one module while the minimum
+    batches agreed within 2 %. The medians' ratio and each row's spread
+    of round medians (net) are printed beside it."""
+    a, b = mres.get(t), mres.get(ref)
+    if not a or not b or b["mnet"] <= 0 or b["net"] <= 0:
+        L.append(f"| {what} | probebench | - | - |")
+        return
+    r = a["mnet"] / b["mnet"]
+    met = r < lim if strict else r <= lim
+    L.append(f"| {what} | probebench | {fmt(r, 2)}x: {fmt(a['mnet'])} vs {fmt(b['mnet'])} ns "
+             f"min batch (medians {fmt(a['net'] / b['net'], 2)}x; rounds {fmt(a['lo'])}-"
+             f"{fmt(a['hi'])} vs {fmt(b['lo'])}-{fmt(b['hi'])}) | "
+             f"{'yes' if met else over(r, lim)} |")
+
+
+for ref, lim in [("ftrace-sched", 0.5), ("bpf-sched", 0.7), ("null-sched", 1.5),
+                 ("lttng-sched", 0.5)]:
+    ptarget("fxt-sched", ref, lim, f"fxt-sched probe cost <= {lim}x {ref}")
+# "<= 0.3x bpf-sched" is retired: it measured TCG's emulated clock read
+# (performance.rst, "Findings of the run at e9c027d").
+nul, clk, fx = (mres.get(t) for t in ("null-sched", "part-clock", "fxt-sched"))
+if nul and clk and fx and nul["mnet"] + clk["mnet"] > 0:
+    r = fx["mnet"] / (nul["mnet"] + clk["mnet"])
     L.append(f"| fxt-sched probe cost <= 2x (empty probe + one clock read) | "
-             f"probebench | {fmt(r, 2)}x: {fmt(fx)} vs {fmt(nul)} + {fmt(clk)} ns | "
-             f"{'yes' if r <= 2 else over(r, 2)} |")
+             f"probebench | {fmt(r, 2)}x: {fmt(fx['mnet'])} vs {fmt(nul['mnet'])} + "
+             f"{fmt(clk['mnet'])} ns min batch (medians {fmt(fx['net'])} vs {fmt(nul['net'])} + "
+             f"{fmt(clk['net'])}) | {'yes' if r <= 2 else over(r, 2)} |")
 else:
     L.append("| fxt-sched probe cost <= 2x (empty probe + one clock read) | probebench | - | - |")
 for t in ("fxt-armed", "fxt-armed-block"):
-    r = mratio("bpf-sched", t)
-    L.append(f"| {t} (triggers armed) probe cost < bpf-sched | probebench | {fmt(r, 2)}x | "
-             f"{'-' if r is None else ('yes' if r < 1 else over(r, 1))} |")
+    ptarget(t, "bpf-sched", 1, f"{t} (triggers armed) probe cost < bpf-sched", strict=True)
+# The flight recorder at streaming's cost (circular, triggers armed).
+ptarget("fxt-circ", "fxt-sched", 1.3, "fxt-circ (circular) probe cost <= 1.3x fxt-sched")
+ptarget("fxt-armed", "fxt-sched", 1.5, "fxt-armed (circular, triggers armed) <= 1.5x fxt-sched")
+ptarget("fxt-armed-block", "fxt-sched", 1.5,
+        "fxt-armed-block (armed, a blocking switch) <= 1.5x fxt-sched")
 # A plain switch costs what it cost before sleep events, parents and
-# command lines (fxt-base: bench/fxt-base/build.sh, the same guest boot):
-# minimum batches over the rounds, the least noisy figure, and the
-# medians' ratio beside it.
-b, a = mres.get("fxt-base"), mres.get("fxt-sched")
-z = mres.get("none", {}).get("min", 0)
-if a and b and b["min"] > z and b["net"] > 0:
-    rmin = (a["min"] - z) / (b["min"] - z)
-    L.append(f"| fxt-sched plain switch <= 1.05x fxt-base (before sleep events; min batch over "
-             f"{min(a['n'], b['n'])} rounds, loop's min subtracted) | probebench | {fmt(rmin, 3)}x: "
-             f"{fmt(a['min'] - z)} vs {fmt(b['min'] - z)} ns (median net {fmt(a['net'] / b['net'], 2)}x) | "
-             f"{'yes' if rmin <= 1.05 else over(rmin, 1.05)} |")
-else:
-    L.append("| fxt-sched plain switch <= 1.05x fxt-base (before sleep events) | probebench | - | "
-             "- (no fxt-base row: bench/fxt-base/build.sh) |")
+# command lines (fxt-base: bench/fxt-base/build.sh, the same guest boot).
+ptarget("fxt-sched", "fxt-base", 1.05,
+        "fxt-sched plain switch <= 1.05x fxt-base (before sleep events)")
+# Real switches (-real-): each batch is real sleeps, whose cost varies
+# more than the synthetic calls'; judged on the medians, min beside.
 r = mratio("fxt-sched-real-s", "fxt-sched-real-d")
+a, b = mres.get("fxt-sched-real-d"), mres.get("fxt-sched-real-s")
+rmin = a["mnet"] / b["mnet"] if a and b and b["mnet"] > 0 else None
 L.append(f"| fxt-sched-real-d (a real switch into D: sleep event, function) probe cost <= 3x fxt-sched-real-s | "
-         f"probebench | {fmt(r, 2)}x | {'-' if r is None else ('yes' if r <= 3 else over(r, 3))} |")
+         f"probebench | {fmt(r, 2)}x medians (min batches {fmt(rmin, 2)}x) | "
+         f"{'-' if r is None else ('yes' if r <= 3 else over(r, 3))} |")
 # sleep events (records.rst, "Sleep states"): their bytes per event fxt
 # counted, on the workloads with every category
 for w in ["timer", "messaging"]:
