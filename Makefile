@@ -110,7 +110,7 @@ CONFDIR ?= /etc/fxt
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 # What dkms needs to build the module: the Kbuild files and the sources.
 DKMS_SOURCES = Kbuild dkms.conf module/Kbuild \
-	       $(filter-out %.mod.c,$(wildcard module/*.[ch])) \
+	       $(filter-out %.mod.c,$(wildcard module/*.[ch] module/*.S)) \
 	       $(wildcard include/fxt/*.h include/uapi/linux/*.h)
 
 install: userspace

@@ -205,6 +205,7 @@ if micro:
     L.append("| tracer | rounds | probes | ns/call (net) | min batch ns | x ftrace | x null | x bpf | x lttng |")
     L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for t in ["none", "null-sched", "fxt-sched", "fxt-base", "fxt-part1", "fxt-part2",
+              "fxt-cpart2", "fxt-cpart3", "fxt-cpart4",
               "none-real-s", "none-real-d", "fxt-sched-real-s", "fxt-sched-real-d",
               "fxt-circ", "fxt-armed", "fxt-circ-block", "fxt-armed-block",
               "ftrace-sched", "trace-cmd", "bpf-sched", "perf-sched",
@@ -280,6 +281,26 @@ if p1 is not None and p2 is not None and fx is not None:
     L.append(f"| 3: reserve (clock, cmpxchg), the record's words, commit, the "
              f"CPU's last thread (fxt-sched - fxt-part2) | {fmt(fx - p2)} |")
     L.append(f"| the whole probe (fxt-sched) | {fmt(fx)} |")
+
+# The same in circular mode (fxt-cpartN: part N's build, recording like
+# fxt-circ), and the armed probe's trigger note: what issue 30's 1.3x and
+# 1.5x are made of. Minimum batches, loop subtracted, beside the medians.
+cp = [mres.get(t) for t in ("fxt-cpart2", "fxt-cpart3", "fxt-cpart4", "fxt-circ", "fxt-armed")]
+if all(cp):
+    c2, c3, c4, ci, ar = cp
+    L.append("\nWhere fxt-circ's probe time goes: the fxt-parts builds recording in "
+             "circular mode (rows fxt-cpartN), each piece the difference between two "
+             "builds (ns per call; min batch, loop subtracted, and median net):\n")
+    L.append("| piece | min batch | median |")
+    L.append("|---|---:|---:|")
+    for what, a, b in [("1-2: entry, thread lookups, state, priorities (fxt-cpart2)", c2, None),
+                       ("3: room made for names (fxt-cpart3 - fxt-cpart2)", c3, c2),
+                       ("4: the name cache, both threads (fxt-cpart4 - fxt-cpart3)", c4, c3),
+                       ("5: reserve, record, commit (fxt-circ - fxt-cpart4)", ci, c4),
+                       ("the whole circular probe (fxt-circ)", ci, None),
+                       ("triggers armed: the notes (fxt-armed - fxt-circ)", ar, ci)]:
+        L.append(f"| {what} | {fmt(a['mnet'] - (b['mnet'] if b else 0))} | "
+                 f"{fmt(a['net'] - (b['net'] if b else 0))} |")
 
 
 def mratio(ref, t="fxt-sched"):
@@ -375,6 +396,20 @@ for w in ["timer", "messaging"]:
     v = med([num(r["sleep_bytes"]) / num(r["events"]) for r in rs]) if rs else None
     L.append(f"| sleep events add <= 1 byte per event (fxt-all) | {w} | "
              f"{fmt(v, 3)} | {'-' if v is None else ('yes' if v <= 1 else over(v, 1))} |")
+# The flight recorder's collector: CPU seconds (user + system) per
+# million events fxt wrote, circular (and armed) against streaming.
+def cpu_per_mev(w, t):
+    v = [(num(r["cpu_user_s"]) + num(r["cpu_sys_s"])) / (num(r["events"]) / 1e6)
+         for r in runs.get((w, t), [])
+         if num(r.get("cpu_user_s")) is not None and num(r.get("cpu_sys_s")) is not None
+         and num(r.get("events"))]
+    return med(v) if v else None
+
+
+for w in ["messaging"]:
+    s_, c_, a_ = (cpu_per_mev(w, t) for t in ("fxt-sched", "fxt-circ", "fxt-armed"))
+    L.append(f"| (collector CPU s per M events: streaming -c sched / circular / armed, "
+             f"-c sched,wakeup) | {w} | {fmt(s_, 2)} / {fmt(c_, 2)} / {fmt(a_, 2)} | |")
 b = res.get(("messaging", "fxt-sched"), {}).get("b_sw")
 L.append(f"| <= 20 bytes per switch (fxt -c sched) | messaging | {fmt(b, 1)} | "
          f"{'-' if b is None else ('yes' if b <= 20 else over(b, 20))} |")

@@ -39,11 +39,14 @@ timer_args=${BENCH_TIMER:-4 1000 50}
 # (spread evenly over them)
 perf_workloads=${BENCH_PERF_WORKLOADS:-pingpong messaging}
 perf_reps=${BENCH_PERF_REPS:-5}
+# the flight recorder's collector (fxt-circ, fxt-armed): its CPU time per
+# record against streaming's, on these workloads only
+circ_workloads=${BENCH_CIRC_WORKLOADS:-messaging}
 micro_rounds=${BENCH_MICRO_ROUNDS:-5}
 phases=${BENCH_PHASES:-runs micro keepup}
 keepup_n=${BENCH_KEEPUP:-150000}
 workloads=${BENCH_WORKLOADS:-pingpong messaging fork timer}
-tracers=${BENCH_TRACERS:-none null-sched null-all fxt-sched fxt-all ftrace-sched ftrace-all trace-cmd bpf-sched bpf-all perf-sched lttng-sched lttng-all}
+tracers=${BENCH_TRACERS:-none null-sched null-all fxt-sched fxt-all fxt-circ fxt-armed ftrace-sched ftrace-all trace-cmd bpf-sched bpf-all perf-sched lttng-sched lttng-all}
 FTRACE_KB=8192			# per CPU, like fxt-collect's default -b 8M
 
 raw=$out/raw.csv
@@ -106,6 +109,13 @@ for n in 1 2; do
 	f=build/bench/fxt-parts/$(uname -r)/part$n/module/fxt.ko
 	[ -e "$f" ] && cp "$f" /tmp/bench/mod/fxt-part$n.ko &&
 		micro_parts+=" fxt-part$n"
+done
+# the same pieces in circular mode, and the two of its own (3: the room
+# made for names, 4: the name cache): fxt-cpartN rows, timed like fxt-circ
+for n in 2 3 4; do
+	f=build/bench/fxt-parts/$(uname -r)/part$n/module/fxt.ko
+	[ -e "$f" ] && cp "$f" /tmp/bench/mod/fxt-cpart$n.ko &&
+		micro_parts+=" fxt-cpart$n"
 done
 [ -n "$micro_parts" ] || say "no bench/fxt-parts modules for $(uname -r): no fxt-part rows"
 # fxt.ko as it was before sleep events (bench/fxt-base/build.sh): the
@@ -242,7 +252,7 @@ start_tracer() {
 			-o /tmp/t.fxt 2>/tmp/tr.err &
 		pid=$!
 		wait_for /tmp/tr.err "tracing started" || ok=0 ;;
-	fxt-circ|fxt-armed)	# circular, latency triggers armed or not (micro only)
+	fxt-circ|fxt-armed|fxt-cpart[234])	# circular, triggers armed or not (micro only)
 		local trig=()
 		[ "$1" = fxt-armed ] && trig=(--trigger wakeup-latency=10s --trigger off-cpu=100s)
 		: >/tmp/tr.err
@@ -301,7 +311,11 @@ stop_tracer() {
 		events=$npc
 		switches=$nps
 		rmmod nullprobe ;;
-	fxt-circ|fxt-armed|fxt-part[12]|fxt-base)
+	fxt-circ|fxt-armed)
+		stop_pid || ok=0
+		read_rusage
+		parse_fxt ;;
+	fxt-part[12]|fxt-cpart[234]|fxt-base)
 		stop_pid || ok=0
 		read_rusage ;;
 	fxt-sched|fxt-all)
@@ -408,6 +422,9 @@ if [[ " $phases " == *" runs "* ]]; then
 					[[ " $perf_workloads " == *" $w "* ]] || continue
 					perf_in_rep $rep || continue
 				fi
+				if [ $t = fxt-circ ] || [ $t = fxt-armed ]; then
+					[[ " $circ_workloads " == *" $w "* ]] || continue
+				fi
 				run_one "$w" "$t" "$rep"
 			done
 		done
@@ -428,7 +445,7 @@ if [[ " $phases " == *" micro "* ]]; then
 				fxt-circ-block fxt-armed-block ftrace-sched trace-cmd \
 				bpf-sched perf-sched $micro_lttng $micro_parts | shuf); do
 			reset_vals
-			case $t in fxt-part* | fxt-base) swap_fxt /tmp/bench/mod/$t.ko || ok=0 ;; esac
+			case $t in fxt-part* | fxt-cpart* | fxt-base) swap_fxt /tmp/bench/mod/$t.ko || ok=0 ;; esac
 			tr=${t%-block}
 			tr=${tr%-real-?}
 			start_tracer "$tr"
@@ -451,7 +468,7 @@ if [[ " $phases " == *" micro "* ]]; then
 				ok=0
 			fi
 			stop_tracer "$tr"
-			case $t in fxt-part* | fxt-base) swap_fxt /tmp/bench/mod/fxt.ko || ok=0 ;; esac
+			case $t in fxt-part* | fxt-cpart* | fxt-base) swap_fxt /tmp/bench/mod/fxt.ko || ok=0 ;; esac
 			echo "$t,$round,${r// /,},$ok" >>"$micro"
 		done
 		# the pieces of fxt's write path, alone (no tracer)

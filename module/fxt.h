@@ -16,6 +16,8 @@
  *                  exec (with the command line), circular mode's naming
  *                  in the window
  *   fxt_probes.c   tracepoint lookup, registration and the probes
+ *   fxt_probe_entry.S  sched_switch's probe entry (x86_64): where it was
+ *                  called from, for the walk, without a frame pointer
  *   fxt_triggers.c latency triggers: measure in the probes, freeze the window
  *   fxt_wakeups.c  wakeups written once their thread has left its CPU
  *   fxt_sleep.c    the sleep event: D, I, P, t and the function blocked in
@@ -327,8 +329,18 @@ void fxt_sleep_fill(struct fxt_cpu *c, u64 *p, u64 ts,
 		    struct task_struct *prev);
 void fxt_write_sleep(struct fxt_cpu *c, struct task_struct *prev,
 		     unsigned int words, u64 ts);
-void fxt_sleep_caller(struct fxt_cpu *c, unsigned long ip,
-		      unsigned long frame);
+void fxt_sleep_caller(struct fxt_cpu *c, unsigned long ip, unsigned long sp,
+		      unsigned long bp);
+
+/*
+ * sched_switch's probe on x86_64: the entry the tracepoint calls
+ * (fxt_probe_entry.S) and the C probe it jumps to (fxt_probes.c).
+ */
+void fxt_probe_switch_entry(void *data, bool preempt, struct task_struct *prev,
+			    struct task_struct *next, unsigned int prev_state);
+void fxt_probe_switch(unsigned long entry_sp, bool preempt,
+		      struct task_struct *prev, struct task_struct *next,
+		      unsigned int prev_state, unsigned long entry_bp);
 
 /*
  * Linux states a switch's outgoing state does not tell apart (D, I, P, t):
@@ -444,6 +456,9 @@ void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
 u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		     struct task_struct *prev, struct task_struct *next,
 		     unsigned int prev_state);
+u64 fxt_write_switch_sleep(struct fxt_cpu *c, bool preempt,
+			   struct task_struct *prev, struct task_struct *next,
+			   unsigned int prev_state);
 void fxt_waker_of_current(struct fxt_cpu *c, struct fxt_waker *w);
 u64 fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued,
 		     const struct fxt_waker *w);
@@ -504,8 +519,10 @@ bool fxt_trig_frozen_within(u64 margin);
  * build with FXT_PROBE_PART=N (KCFLAGS) returns from the probe after piece
  * N, so that probebench times the pieces of the real code one by one:
  * 1 the probe's entry and its CPU state, 2 also both thread lookups, the
- * outgoing state and the priorities. 0, the only value a module meant for
- * tracing is built with, stops nowhere and compiles to nothing.
+ * outgoing state and the priorities; in circular mode, 3 also the room
+ * made for names, 4 also the window's name cache for both threads. 0, the
+ * only value a module meant for tracing is built with, stops nowhere and
+ * compiles to nothing.
  */
 #ifndef FXT_PROBE_PART
 #define FXT_PROBE_PART	0

@@ -61,20 +61,29 @@ static inline bool fxt_rolling_fits(const struct fxt_cpu *c, long old,
  * fit): timestamp, then move the word on, unless a nested writer moved it
  * since it was read. The clock is read after the word, so records with
  * later offsets in a buffer never have earlier timestamps. Returns the
- * record, or NULL when the word moved (read it again).
+ * record, or NULL when the word moved (read it again). @clock false: *@ts
+ * is the caller's, read with interrupts off since (fxt_rolling_reserve_at()).
  */
-static inline u64 *fxt_rolling_try(struct fxt_cpu *c, long old,
-				   unsigned int len, u64 *ts,
-				   unsigned int *bufno)
+static __always_inline u64 *__fxt_rolling_try(struct fxt_cpu *c, long old,
+					      unsigned int len, u64 *ts,
+					      unsigned int *bufno, bool clock)
 {
 	local_t *cur = FXT_LOCAL(c->hdr->rolling_current);
 	unsigned int b = ((u64)old >> FXT_ROLLING_OFFSET_BITS) & 1;
 
-	*ts = ktime_get_boot_fast_ns();
+	if (clock)
+		*ts = ktime_get_boot_fast_ns();
 	if (unlikely(local_cmpxchg(cur, old, old + len) != old))
 		return NULL;
 	*bufno = b;
 	return (u64 *)(c->rolling[b] + (old & FXT_ROLLING_OFFSET_MASK));
+}
+
+static inline u64 *fxt_rolling_try(struct fxt_cpu *c, long old,
+				   unsigned int len, u64 *ts,
+				   unsigned int *bufno)
+{
+	return __fxt_rolling_try(c, old, len, ts, bufno, true);
 }
 
 /**
@@ -90,8 +99,9 @@ static inline u64 *fxt_rolling_try(struct fxt_cpu *c, long old,
  *
  * Return: where to write the record, or NULL if it was dropped (counted).
  */
-static inline u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len,
-				       u64 *ts, unsigned int *bufno)
+static __always_inline u64 *
+fxt_rolling_reserve_fast(struct fxt_cpu *c, unsigned int len, u64 *ts,
+			 unsigned int *bufno, bool clock)
 {
 	long old = local_read(FXT_LOCAL(c->hdr->rolling_current));
 	u64 *p;
@@ -99,11 +109,40 @@ static inline u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len,
 	if (likely(!READ_ONCE(fxt_session.trig.freeze_at)) &&
 	    likely(!(READ_ONCE(c->hdr->flags) & FXT_CPU_DURABLE_FULL)) &&
 	    likely(fxt_rolling_fits(c, old, len))) {
-		p = fxt_rolling_try(c, old, len, ts, bufno);
+		p = __fxt_rolling_try(c, old, len, ts, bufno, clock);
 		if (likely(p))
 			return p;
 	}
 	return fxt_rolling_reserve_slow(c, len, ts, bufno);
+}
+
+static inline u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len,
+				       u64 *ts, unsigned int *bufno)
+{
+	return fxt_rolling_reserve_fast(c, len, ts, bufno, true);
+}
+
+/**
+ * fxt_rolling_reserve_at() - fxt_rolling_reserve() for a time already read
+ * @c: this CPU's state; interrupts off since @at was read
+ * @len: record length in bytes, a multiple of 8
+ * @at: the record's timestamp, read by the caller
+ * @bufno: set to the buffer to pass to fxt_rolling_commit()
+ *
+ * A switch into D reads its time before the walk for the function blocked
+ * in (fxt_write_switch()): reading the clock again here would only be
+ * thrown away. With interrupts off no record of this CPU can come in
+ * between, so the buffer stays in time order. The long way (a roll, a
+ * full buffer) reads the clock itself; the record is stamped @at anyway.
+ *
+ * Return: where to write the record, or NULL if it was dropped (counted).
+ */
+static inline u64 *fxt_rolling_reserve_at(struct fxt_cpu *c, unsigned int len,
+					  u64 at, unsigned int *bufno)
+{
+	u64 ts = at;
+
+	return fxt_rolling_reserve_fast(c, len, &ts, bufno, false);
 }
 
 /**

@@ -38,11 +38,26 @@
 #define FXT_PROBE_OK(tp, probe)						\
 	__same_type(&register_trace_##tp, int (*)(typeof(probe) *, void *))
 
-/* The sched_switch of Linux 5.18 and later, which passes prev_state. */
-static void fxt_probe_switch(void *data, bool preempt,
-			     struct task_struct *prev,
-			     struct task_struct *next,
-			     unsigned int prev_state)
+/**
+ * fxt_probe_switch() - the sched_switch probe (Linux 5.18 and later)
+ * @entry_sp: the stack pointer at the tracepoint's call, where the return
+ *	address is; 0 where the entry is not fxt_probe_switch_entry()
+ * @preempt: sched_switch's preempt
+ * @prev: the outgoing task
+ * @next: the incoming task
+ * @prev_state: sched_switch's prev_state
+ * @entry_bp: the caller's frame pointer register at the call
+ *
+ * On x86_64 the tracepoint calls fxt_probe_switch_entry()
+ * (fxt_probe_entry.S), which jumps here with @entry_sp in place of the
+ * data argument, and @entry_bp: a switch into D walks the stack from there
+ * (fxt_sleep.c), and no other switch pays for a frame pointer of this
+ * probe's. Elsewhere fxt_probe_switch_c() calls it without them, and no
+ * kernel but x86's with ORC is walked anyway.
+ */
+void fxt_probe_switch(unsigned long entry_sp, bool preempt,
+		      struct task_struct *prev, struct task_struct *next,
+		      unsigned int prev_state, unsigned long entry_bp)
 {
 	struct fxt_cpu *c = fxt_this_cpu();
 	u64 ts;
@@ -55,13 +70,31 @@ static void fxt_probe_switch(void *data, bool preempt,
 	 * Where the tracepoint called this probe from: the unwinder starts
 	 * there, not at fxt's own frames (fxt_sleep.c).
 	 */
-	if (unlikely(prev_state & FXT_SLEEP_DETAIL_BITS))
-		fxt_sleep_caller(c, _RET_IP_,
-				 (unsigned long)__builtin_frame_address(0));
-	ts = fxt_write_switch(c, preempt, prev, next, prev_state);
+	if (unlikely(prev_state & FXT_SLEEP_DETAIL_BITS)) {
+		if (entry_sp)
+			fxt_sleep_caller(c, READ_ONCE_NOCHECK(*(unsigned long *)entry_sp),
+					 entry_sp + sizeof(long), entry_bp);
+		ts = fxt_write_switch_sleep(c, preempt, prev, next, prev_state);
+	} else {
+		ts = fxt_write_switch(c, preempt, prev, next, prev_state);
+	}
 	if (fxt_trig_armed())
 		fxt_trig_switch(c, preempt, prev, next, prev_state, ts);
 }
+
+#ifdef CONFIG_X86_64
+#define FXT_SWITCH_PROBE	fxt_probe_switch_entry
+#else
+static void fxt_probe_switch_c(void *data, bool preempt,
+			       struct task_struct *prev,
+			       struct task_struct *next,
+			       unsigned int prev_state)
+{
+	fxt_probe_switch(0, preempt, prev, next, prev_state, 0);
+}
+
+#define FXT_SWITCH_PROBE	fxt_probe_switch_c
+#endif
 
 /*
  * sched_waking fires in try_to_wake_up() before the scheduler looks at the
@@ -468,7 +501,7 @@ static struct fxt_hook fxt_hooks[] = {
 	FXT_HOOK(task_rename, fxt_probe_rename, FXT_NAMES),
 	FXT_HOOK(sched_process_exec, fxt_probe_exec, FXT_NAMES),
 	FXT_HOOK(sched_wakeup_new, fxt_probe_new_worker, FXT_NAMES),
-	FXT_HOOK(sched_switch, fxt_probe_switch, FXT_CAT_SCHED),
+	FXT_HOOK(sched_switch, FXT_SWITCH_PROBE, FXT_CAT_SCHED),
 	/* Before sched_waking: a wakeup it defers is always written. */
 	FXT_HOOK(sched_wakeup, fxt_probe_wakeup, FXT_CAT_WAKEUP),
 	FXT_HOOK(sched_waking, fxt_probe_waking, FXT_CAT_WAKEUP),

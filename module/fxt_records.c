@@ -318,19 +318,17 @@ static u64 *fxt_write_switch_wide(struct fxt_cpu *c, unsigned int state,
 	return p;
 }
 
-/**
- * fxt_write_switch() - a context switch record, for sched_switch
- * @c: this CPU; preemption disabled
- * @preempt: sched_switch's preempt
- * @prev: the outgoing task
- * @next: the incoming task
- * @prev_state: sched_switch's prev_state
- *
- * Return: the record's timestamp, or 0 when it was not written.
+/*
+ * The context switch record, written once for both of its callers: with
+ * @detail false (fxt_write_switch(), every switch that may not need a
+ * sleep event) the sleep event's code compiles away, so that a plain
+ * switch runs the code it ran before sleep events existed.
  */
-u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
-		     struct task_struct *prev, struct task_struct *next,
-		     unsigned int prev_state)
+static __always_inline u64 fxt_write_switch_as(struct fxt_cpu *c, bool preempt,
+					       struct task_struct *prev,
+					       struct task_struct *next,
+					       unsigned int prev_state,
+					       const bool detail)
 {
 	bool wide = c->cpu > FXT_SWITCH_CPU_MAX;
 	u8 out = wide ? 0 : fxt_thread_ref(c, prev);
@@ -351,9 +349,13 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 	}
 	if (window) {
 		fxt_rolling_make_room(c, FXT_NAMED_RECORD_MAX);
+		if (FXT_PROBE_PART == 3)
+			return 0;
 		gen = fxt_rolling_gen(c);
 		fxt_name_in_window(c, prev);
 		fxt_name_in_window(c, next);
+		if (FXT_PROBE_PART == 4)
+			return 0;
 	}
 	/*
 	 * D, I, P, t: the sleep event first, in the same record (fxt_sleep.c).
@@ -362,8 +364,7 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 	 * emulation), as ftrace reads it when its probe is called; interrupts
 	 * are off, so no record of this CPU can come in between.
 	 */
-	if (unlikely(prev_state & FXT_SLEEP_DETAIL_BITS) &&
-	    state != FXT_THREAD_NEW) {
+	if (detail && state != FXT_THREAD_NEW) {
 		early = ktime_get_boot_fast_ns();
 		sleep = fxt_sleep_prepare(c, prev, prev_state, out);
 	}
@@ -378,13 +379,17 @@ u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
 		ts = p[1];
 		goto commit;
 	}
-	p = fxt_rolling_reserve(c, (sleep + words) * 8, &ts, &bufno);
-	if (!p)
-		return 0;
 	if (unlikely(sleep)) {
 		ts = early;
+		p = fxt_rolling_reserve_at(c, (sleep + words) * 8, ts, &bufno);
+		if (!p)
+			return 0;
 		fxt_sleep_fill(c, p, ts, prev);
 		p += sleep;
+	} else {
+		p = fxt_rolling_reserve(c, words * 8, &ts, &bufno);
+		if (!p)
+			return 0;
 	}
 	p[0] = fxt_switch_header(words, c->cpu, state, out, in,
 				 fxt_prio(prev), in_prio);
@@ -409,6 +414,42 @@ commit:
 	c->last_tgid = next->tgid;
 	c->last_prio = in_prio;
 	return ts;
+}
+
+/**
+ * fxt_write_switch() - a context switch record, for sched_switch
+ * @c: this CPU; preemption disabled
+ * @preempt: sched_switch's preempt
+ * @prev: the outgoing task
+ * @next: the incoming task
+ * @prev_state: sched_switch's prev_state, without FXT_SLEEP_DETAIL_BITS
+ *	(those take fxt_write_switch_sleep())
+ *
+ * Return: the record's timestamp, or 0 when it was not written.
+ */
+u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
+		     struct task_struct *prev, struct task_struct *next,
+		     unsigned int prev_state)
+{
+	return fxt_write_switch_as(c, preempt, prev, next, prev_state, false);
+}
+
+/**
+ * fxt_write_switch_sleep() - fxt_write_switch() for a switch that may need
+ *	a sleep event (D, I, P, t: fxt_sleep.c)
+ * @c: this CPU; preemption disabled
+ * @preempt: sched_switch's preempt
+ * @prev: the outgoing task
+ * @next: the incoming task
+ * @prev_state: sched_switch's prev_state, with FXT_SLEEP_DETAIL_BITS set
+ *
+ * Return: the record's timestamp, or 0 when it was not written.
+ */
+u64 fxt_write_switch_sleep(struct fxt_cpu *c, bool preempt,
+			   struct task_struct *prev, struct task_struct *next,
+			   unsigned int prev_state)
+{
+	return fxt_write_switch_as(c, preempt, prev, next, prev_state, true);
 }
 
 /**

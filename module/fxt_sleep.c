@@ -107,19 +107,19 @@ static bool fxt_in_sched(unsigned long addr)
  * fxt_sleep_caller() - where the sched_switch probe was called from
  * @c: this CPU, in the probe
  * @ip: the probe's return address
- * @frame: the probe's frame address (its saved frame pointer's slot)
+ * @sp: the caller's stack pointer once the probe returns
+ * @bp: the caller's frame pointer register
  *
  * The unwinder then starts in the tracepoint's code, one frame below the
  * scheduler's, instead of walking fxt's own frames (module frames cost it
  * a module lookup each).
  */
-void fxt_sleep_caller(struct fxt_cpu *c, unsigned long ip,
-		      unsigned long frame)
+void fxt_sleep_caller(struct fxt_cpu *c, unsigned long ip, unsigned long sp,
+		      unsigned long bp)
 {
 	c->sleep_ip = ip;
-	/* the caller's stack pointer once the probe returns */
-	c->sleep_sp = frame + 2 * sizeof(long);
-	c->sleep_bp = READ_ONCE_NOCHECK(*(unsigned long *)frame);
+	c->sleep_sp = sp;
+	c->sleep_bp = bp;
 }
 
 /*

@@ -5,7 +5,9 @@
 # after piece N (FXT_PROBE_PART, module/fxt.h), for probebench to time the
 # pieces of the real probe one by one: part 1 returns after the probe's
 # entry and its CPU state, part 2 after the two thread lookups, the
-# outgoing state and the priorities. The whole probe is fxt.ko itself.
+# outgoing state and the priorities; in circular mode part 3 after the
+# room made for names and part 4 after the name cache's lookups of both
+# threads. The whole probe is fxt.ko itself.
 # Each build is a copy of the module's sources under
 # build/bench/fxt-parts/partN/ (Kbuild has no separate object directory
 # for an external module on these kernels); module/ is left alone.
@@ -15,12 +17,12 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 kver=${1:?usage: build.sh KVER}
 kdir=${KDIR:-/lib/modules/$kver/build}
 out=$root/build/bench/fxt-parts/$kver
-for n in 1 2; do
+for n in 1 2 3 4; do
 	d=$out/part$n
 	mkdir -p "$d/module"
 	cp "$root/Kbuild" "$d/"
 	cp "$root/module/Kbuild" "$d/module/"
-	for f in "$root"/module/*.[ch]; do
+	for f in "$root"/module/*.[chS]; do
 		case $f in *.mod.c) ;; *) cp "$f" "$d/module/" ;; esac
 	done
 	rm -rf "$d/include"
