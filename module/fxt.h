@@ -334,7 +334,10 @@ void fxt_sleep_caller(struct fxt_cpu *c, unsigned long ip, unsigned long sp,
 
 /*
  * sched_switch's probe on x86_64: the entry the tracepoint calls
- * (fxt_probe_entry.S) and the C probe it jumps to (fxt_probes.c).
+ * (fxt_probe_entry.S) and the C probe it jumps to (fxt_probes.c). The
+ * entry's prototype is checked against the tracepoint's (FXT_HOOK); the
+ * C probe's is the entry's with data as the stack pointer and a sixth
+ * argument (%r9, free after five), so change the three together.
  */
 void fxt_probe_switch_entry(void *data, bool preempt, struct task_struct *prev,
 			    struct task_struct *next, unsigned int prev_state);

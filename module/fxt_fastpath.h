@@ -130,7 +130,7 @@ static inline u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len,
  * @bufno: set to the buffer to pass to fxt_rolling_commit()
  *
  * A switch into D reads its time before the walk for the function blocked
- * in (fxt_write_switch()): reading the clock again here would only be
+ * in (fxt_write_switch_sleep()): reading the clock again here would only be
  * thrown away. With interrupts off no record of this CPU can come in
  * between, so the buffer stays in time order. The long way (a roll, a
  * full buffer) reads the clock itself; the record is stamped @at anyway.

@@ -15,8 +15,10 @@
  * %r9, free after sched_switch's five arguments, the caller's %rbp.
  */
 #include <linux/linkage.h>
+#include <linux/cfi_types.h>
 
-SYM_FUNC_START(fxt_probe_switch_entry)
+/* Typed: the tracepoint calls it indirectly (kCFI, where built with it). */
+SYM_TYPED_FUNC_START(fxt_probe_switch_entry)
 	movq	%rsp, %rdi
 	movq	%rbp, %r9
 	jmp	fxt_probe_switch
