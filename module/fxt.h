@@ -253,6 +253,9 @@ struct fxt_cpu {
 struct fxt_trig_state {
 	struct fxt_trigger_set set;	/* as FXT_IOC_SET_TRIGGERS gave it */
 	u32 kinds;			/* BIT(kind) of each armed kind */
+	u32 anyone;			/* BIT(kind): one matches every task */
+	/* per kind: the least threshold (ns); no lower latency can fire */
+	u64 least_ns[FXT_TRIGGER_IRQ_DURATION + 1];
 	atomic_t fired;			/* a window is open */
 	u64 freeze_at;			/* ns; 0: no window open */
 	atomic64_t *wakeups;		/* notes of wakeups (wakeup latency) */
@@ -378,7 +381,10 @@ void fxt_hotplug_stop(void);
 /* The header's live counters are local_t words in the shared page. */
 #define FXT_LOCAL(field)	((local_t *)&(field))
 
-/* fxt_buffer.c; fxt_rolling_reserve() and _commit() are in fxt_fastpath.h */
+/*
+ * fxt_buffer.c; fxt_rolling_reserve(), _commit(), _gen() and _make_room()
+ * are in fxt_fastpath.h
+ */
 int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size);
 void fxt_buffers_free(struct fxt_session *s);
 void fxt_buffers_clear(struct fxt_session *s, bool durable_too);
@@ -387,8 +393,7 @@ u64 *fxt_rolling_reserve_slow(struct fxt_cpu *c, unsigned int len, u64 *ts,
 /* fxt_durable_reserve() put the record in the durable buffer (else: bufno) */
 #define FXT_IN_DURABLE	(-1)
 u64 *fxt_durable_reserve(struct fxt_cpu *c, unsigned int len, int *where);
-u32 fxt_rolling_gen(struct fxt_cpu *c);
-void fxt_rolling_make_room(struct fxt_cpu *c, unsigned int len);
+void fxt_rolling_make_room_slow(struct fxt_cpu *c, long old);
 /* Two tasks' thread and process records and the record itself, at most. */
 #define FXT_NAMED_RECORD_MAX	512
 void fxt_durable_commit(struct fxt_cpu *c, unsigned int len, int where);
@@ -492,7 +497,9 @@ void fxt_bitmap_free(unsigned long *p, unsigned int nbits);
 void fxt_names_snapshot(bool stamped);
 void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 			  const char *comm);
-void fxt_name_in_window(struct fxt_cpu *c, struct task_struct *p);
+/* fxt_name_in_window() and fxt_name_in_gen() are in fxt_fastpath.h */
+void fxt_name_in_window_slow(struct fxt_cpu *c, struct task_struct *p,
+			     u32 gen);
 void fxt_write_exec(struct fxt_cpu *c, struct task_struct *p);
 void fxt_names_reset(struct fxt_cpu *c);
 

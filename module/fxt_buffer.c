@@ -49,7 +49,7 @@
 /*
  * No room is made this close before a trigger's window closes: more than a
  * probe takes from making room to reserving its record, with interrupts
- * off (fxt_rolling_make_room()).
+ * off (fxt_rolling_make_room_slow()).
  */
 #define FXT_MAKE_ROOM_MARGIN_NS	(1000 * 1000)
 /* Default durable share of a CPU's buffer: 1/8, within these bounds. */
@@ -406,20 +406,13 @@ static u64 *__fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len,
 }
 
 /**
- * fxt_rolling_make_room() - circular mode: roll now unless @len bytes fit
+ * fxt_rolling_make_room_slow() - fxt_rolling_make_room() once the bytes it
+ *	makes room for do not fit
  * @c: this CPU's state; preemption disabled
- * @len: bytes about to be written in a row
- *
- * A record and the names written just before it (fxt_names.c) then land in
- * the same buffer, as long as no nested writer fills it meanwhile: the
- * tail left unused is at most @len, and the data end says where it starts.
+ * @old: the reserve word fxt_rolling_make_room() read
  */
-void fxt_rolling_make_room(struct fxt_cpu *c, unsigned int len)
+void fxt_rolling_make_room_slow(struct fxt_cpu *c, long old)
 {
-	long old = local_read(FXT_LOCAL(c->hdr->rolling_current));
-
-	if (fxt_rolling_fits(c, old, len))
-		return;
 	/*
 	 * A roll here empties the older buffer for the records written next:
 	 * not when a trigger's window closes before they would be. They go
@@ -430,18 +423,6 @@ void fxt_rolling_make_room(struct fxt_cpu *c, unsigned int len)
 	    fxt_trig_frozen_within(FXT_MAKE_ROOM_MARGIN_NS))
 		return;
 	fxt_rolling_switch(c, old);
-}
-
-/**
- * fxt_rolling_gen() - the rolling buffer generation being written now
- * @c: the CPU
- *
- * Return: how many times its rolling buffers rolled since they were emptied.
- */
-u32 fxt_rolling_gen(struct fxt_cpu *c)
-{
-	return (u64)local_read(FXT_LOCAL(c->hdr->rolling_current)) >>
-	       FXT_ROLLING_OFFSET_BITS;
 }
 
 /**

@@ -56,6 +56,83 @@ static inline bool fxt_rolling_fits(const struct fxt_cpu *c, long old,
 	return (old & FXT_ROLLING_OFFSET_MASK) + len <= c->rolling_size;
 }
 
+/* The rolling buffer generation the reserve word @old is in. */
+static inline u32 fxt_rolling_gen_of(long old)
+{
+	return (u64)old >> FXT_ROLLING_OFFSET_BITS;
+}
+
+/**
+ * fxt_rolling_gen() - the rolling buffer generation being written now
+ * @c: the CPU
+ *
+ * Return: how many times its rolling buffers rolled since they were emptied.
+ */
+static inline u32 fxt_rolling_gen(struct fxt_cpu *c)
+{
+	return fxt_rolling_gen_of(local_read(FXT_LOCAL(c->hdr->rolling_current)));
+}
+
+/**
+ * fxt_rolling_make_room() - circular mode: roll now unless @len bytes fit
+ * @c: this CPU's state; preemption disabled
+ * @len: bytes about to be written in a row
+ *
+ * A record and the names written just before it (fxt_names.c) then land in
+ * the same buffer, as long as no nested writer fills it meanwhile: the
+ * tail left unused is at most @len, and the data end says where it starts.
+ */
+static inline void fxt_rolling_make_room(struct fxt_cpu *c, unsigned int len)
+{
+	long old = local_read(FXT_LOCAL(c->hdr->rolling_current));
+
+	if (unlikely(!fxt_rolling_fits(c, old, len)))
+		fxt_rolling_make_room_slow(c, old);
+}
+
+/* Circular mode's name cache slot of @key (fxt_names.c). */
+static inline struct fxt_name_slot *fxt_name_slot(struct fxt_cpu *c, u32 key)
+{
+	return &c->names[hash_32(key, ilog2(FXT_NAME_SLOTS))];
+}
+
+/*
+ * @key (a tid, or a tgid | FXT_NAME_PROCESS) of the task started at @born
+ * (for a process: its leader) is named in generation @gen.
+ */
+static inline bool fxt_name_cached(struct fxt_cpu *c, u32 key, u32 gen,
+				   u64 born)
+{
+	const struct fxt_name_slot *s = fxt_name_slot(c, key);
+
+	return READ_ONCE(s->key) == key && READ_ONCE(s->gen) == gen &&
+	       READ_ONCE(s->born) == born;
+}
+
+/**
+ * fxt_name_in_gen() - circular mode: name @p and its process in rolling
+ *	buffer generation @gen unless done already
+ * @c: this CPU, preemption disabled
+ * @p: a task a record is about to refer to
+ * @gen: the generation being written, read after fxt_rolling_make_room()
+ *
+ * A thread named in @gen had its process named there too (first), so a
+ * hit on the thread is the whole check: one slot, inline.
+ */
+static inline void fxt_name_in_gen(struct fxt_cpu *c, struct task_struct *p,
+				   u32 gen)
+{
+	if (likely(!p->pid || fxt_name_cached(c, p->pid, gen, p->start_time)))
+		return;
+	fxt_name_in_window_slow(c, p, gen);
+}
+
+/* fxt_name_in_gen() in the generation being written now. */
+static inline void fxt_name_in_window(struct fxt_cpu *c, struct task_struct *p)
+{
+	fxt_name_in_gen(c, p, fxt_rolling_gen(c));
+}
+
 /*
  * One try at reserving @len bytes where the reserve word @old points (they
  * fit): timestamp, then move the word on, unless a nested writer moved it

@@ -36,6 +36,7 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include "fxt.h"
+#include "fxt_fastpath.h"
 
 /*
  * Copy a name up to its NUL and never past it: the comm task_rename passes
@@ -52,23 +53,6 @@ static void fxt_copy_comm(char *dst, const char *src)
 static bool fxt_names_rolling(const struct fxt_cpu *c)
 {
 	return c->hdr->mode == FXT_MODE_CIRCULAR;
-}
-
-static struct fxt_name_slot *fxt_name_slot(struct fxt_cpu *c, u32 key)
-{
-	return &c->names[hash_32(key, ilog2(FXT_NAME_SLOTS))];
-}
-
-/*
- * @key (a tid, or a tgid | FXT_NAME_PROCESS) of the task started at @born
- * (for a process: its leader) is named in generation @gen.
- */
-static bool fxt_name_cached(struct fxt_cpu *c, u32 key, u32 gen, u64 born)
-{
-	const struct fxt_name_slot *s = fxt_name_slot(c, key);
-
-	return READ_ONCE(s->key) == key && READ_ONCE(s->gen) == gen &&
-	       READ_ONCE(s->born) == born;
 }
 
 /*
@@ -106,6 +90,30 @@ static u64 fxt_parent_of(struct task_struct *leader)
 	return ppid;
 }
 
+/*
+ * Circular mode: name the process of @p in generation @gen unless done
+ * already, as its leader's name reads now (@now). A thread's name is
+ * marked in a generation only once its process's is: a hit on the thread
+ * is then the whole check (fxt_name_in_gen()).
+ */
+static void fxt_name_process_in_gen(struct fxt_cpu *c, struct task_struct *p,
+				    u32 gen, u64 now)
+{
+	struct task_struct *leader = READ_ONCE(p->group_leader);
+	char name[TASK_COMM_LEN];
+	struct fxt_kobj_process o = {
+		.koid = p->tgid, .name = name, .named_at = now,
+	};
+
+	if (fxt_name_cached(c, p->tgid | FXT_NAME_PROCESS, gen,
+			    leader->start_time))
+		return;
+	o.parent = fxt_parent_of(leader);
+	fxt_copy_comm(name, leader->comm);
+	fxt_write_kobj_process(c, &o, true);
+	fxt_name_mark(c, p->tgid | FXT_NAME_PROCESS, gen, leader->start_time);
+}
+
 /**
  * fxt_write_task_names() - name @p, and its process when it leads one
  * @c: this CPU, preemption disabled
@@ -132,6 +140,8 @@ void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 		if (rolling)
 			fxt_name_mark(c, p->tgid | FXT_NAME_PROCESS, gen,
 				      p->start_time);
+	} else if (rolling) {
+		fxt_name_process_in_gen(c, p, gen, now);
 	}
 	fxt_write_kobj_thread(c, p->pid, p->tgid, name, now, rolling);
 	/*
@@ -195,35 +205,20 @@ void fxt_names_reset(struct fxt_cpu *c)
 }
 
 /**
- * fxt_name_in_window() - circular mode: name @p and its process in the
- * current rolling buffer generation unless done already
+ * fxt_name_in_window_slow() - fxt_name_in_gen() once the thread missed
  * @c: this CPU, preemption disabled
  * @p: a task a record is about to refer to
+ * @gen: the generation being written
  */
-void fxt_name_in_window(struct fxt_cpu *c, struct task_struct *p)
+void fxt_name_in_window_slow(struct fxt_cpu *c, struct task_struct *p, u32 gen)
 {
-	u32 tid = p->pid, tgid = p->tgid, gen = fxt_rolling_gen(c);
-	struct task_struct *leader;
+	u64 now = ktime_get_boot_fast_ns();
 	char name[TASK_COMM_LEN];
-	u64 now;
 
-	if (!tid || fxt_name_cached(c, tid, gen, p->start_time))
-		return;
-	now = ktime_get_boot_fast_ns();
-	leader = READ_ONCE(p->group_leader);
-	if (!fxt_name_cached(c, tgid | FXT_NAME_PROCESS, gen, leader->start_time)) {
-		struct fxt_kobj_process o = {
-			.koid = tgid, .name = name, .named_at = now,
-			.parent = fxt_parent_of(leader),
-		};
-
-		fxt_copy_comm(name, leader->comm);
-		fxt_write_kobj_process(c, &o, true);
-		fxt_name_mark(c, tgid | FXT_NAME_PROCESS, gen, leader->start_time);
-	}
+	fxt_name_process_in_gen(c, p, gen, now);
 	fxt_copy_comm(name, p->comm);
-	fxt_write_kobj_thread(c, tid, tgid, name, now, true);
-	fxt_name_mark(c, tid, gen, p->start_time);
+	fxt_write_kobj_thread(c, p->pid, p->tgid, name, now, true);
+	fxt_name_mark(c, p->pid, gen, p->start_time);
 }
 
 /* Tasks (pids) visited per RCU read-side section of the snapshot. */

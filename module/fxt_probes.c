@@ -26,6 +26,7 @@
 #endif
 #include <fxt/format.h>
 #include "fxt.h"
+#include "fxt_fastpath.h"
 
 /*
  * A tracepoint is hooked by name, through a void pointer to its probe, so

@@ -352,8 +352,8 @@ static __always_inline u64 fxt_write_switch_as(struct fxt_cpu *c, bool preempt,
 		if (FXT_PROBE_PART == 3)
 			return 0;
 		gen = fxt_rolling_gen(c);
-		fxt_name_in_window(c, prev);
-		fxt_name_in_window(c, next);
+		fxt_name_in_gen(c, prev, gen);
+		fxt_name_in_gen(c, next, gen);
 		if (FXT_PROBE_PART == 4)
 			return 0;
 	}

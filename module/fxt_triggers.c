@@ -185,8 +185,18 @@ void fxt_triggers_arm(struct fxt_session *s)
 	unsigned int i, cpu;
 	u32 kinds = 0;
 
-	for (i = 0; i < t->set.count; i++)
-		kinds |= BIT(t->set.trigger[i].kind);
+	t->anyone = 0;
+	for (i = 0; i < ARRAY_SIZE(t->least_ns); i++)
+		t->least_ns[i] = U64_MAX;
+	for (i = 0; i < t->set.count; i++) {
+		const struct fxt_trigger *tr = &t->set.trigger[i];
+
+		kinds |= BIT(tr->kind);
+		if (!(tr->match & ~FXT_TRIGGER_MATCH_CPU))
+			t->anyone |= BIT(tr->kind);
+		t->least_ns[tr->kind] = min(t->least_ns[tr->kind],
+					    tr->threshold_ns);
+	}
 	if (t->wakeups)
 		memset(t->wakeups, 0, FXT_TRIG_SLOTS * sizeof(atomic64_t));
 	if (t->blocked)
@@ -241,6 +251,8 @@ static bool fxt_trig_wanted(const struct fxt_trig_state *t, u32 kind,
 {
 	unsigned int i;
 
+	if (t->anyone & BIT(kind))
+		return true;
 	for (i = 0; i < t->set.count; i++)
 		if (t->set.trigger[i].kind == kind &&
 		    fxt_trig_match(&t->set.trigger[i], p, -1))
@@ -283,6 +295,9 @@ static void fxt_trig_check_fire(struct fxt_cpu *c, u32 kind,
 	unsigned int i;
 	bool first;
 
+	/* Most latencies are below every threshold: no filter to check. */
+	if (latency <= t->least_ns[kind])
+		return;
 	for (i = 0; i < t->set.count; i++) {
 		tr = &t->set.trigger[i];
 		if (tr->kind == kind && latency > tr->threshold_ns &&
