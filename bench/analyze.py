@@ -208,7 +208,7 @@ if micro:
               "fxt-cpart2", "fxt-cpart3", "fxt-cpart4",
               "none-real-s", "none-real-d", "fxt-sched-real-s", "fxt-sched-real-d",
               "fxt-circ", "fxt-armed", "fxt-circ-block", "fxt-armed-block",
-              "ftrace-sched", "trace-cmd", "bpf-sched", "perf-sched",
+              "fxt-wake-waking", "fxt-circ-waking", "ftrace-sched", "trace-cmd", "bpf-sched", "perf-sched",
               "lttng-sched"]:
         d = mres.get(t)
         if not d:
@@ -257,6 +257,11 @@ if any(mres.get(p) for p, _ in PARTS):
                  "the block and takes the note (an atomic exchange and a "
                  "compare-and-exchange: the most its switch probe does short of "
                  "firing).")
+    if mres.get("fxt-wake-waking") or mres.get("fxt-circ-waking"):
+        L.append("\n-waking: probebench tp=sched_waking, the probes attached to "
+                 "sched_waking, called with p = current: a wakeup of a running "
+                 "task, written at once. fxt-wake records streaming with the "
+                 "categories fxt-circ records (-c sched,wakeup).")
     rec = mres.get("part-record", {}).get("net")
     fx = mres.get("fxt-sched", {}).get("net")
     if rec is not None and fx is not None:
@@ -376,6 +381,8 @@ ptarget("fxt-circ", "fxt-sched", 1.3, "fxt-circ (circular) probe cost <= 1.3x fx
 ptarget("fxt-armed", "fxt-sched", 1.5, "fxt-armed (circular, triggers armed) <= 1.5x fxt-sched")
 ptarget("fxt-armed-block", "fxt-sched", 1.5,
         "fxt-armed-block (armed, a blocking switch) <= 1.5x fxt-sched")
+ptarget("fxt-circ-waking", "fxt-wake-waking", 1.3,
+        "fxt-circ-waking (circular, the sched_waking probe) <= 1.3x fxt-wake-waking")
 # A plain switch costs what it cost before sleep events, parents and
 # command lines (fxt-base: bench/fxt-base/build.sh, the same guest boot).
 ptarget("fxt-sched", "fxt-base", 1.05,

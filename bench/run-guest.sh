@@ -244,9 +244,10 @@ start_tracer() {
 		local a=1
 		[ "$1" = null-sched ] && a=0
 		insmod /tmp/bench/mod/nullprobe.ko all=$a || ok=0 ;;
-	fxt-sched|fxt-all|fxt-part[12]|fxt-base)
+	fxt-sched|fxt-all|fxt-wake|fxt-part[12]|fxt-base)
 		local c=sched,wakeup,irq,softirq
-		[ "$1" = fxt-all ] || c=sched
+		[ "$1" = fxt-wake ] && c=sched,wakeup
+		[ "$1" = fxt-all ] || [ "$1" = fxt-wake ] || c=sched
 		: >/tmp/tr.err
 		$B/rusage /tmp/ru -- $B/fxt-collect -m streaming -c $c \
 			-o /tmp/t.fxt 2>/tmp/tr.err &
@@ -315,7 +316,7 @@ stop_tracer() {
 		stop_pid || ok=0
 		read_rusage
 		parse_fxt ;;
-	fxt-part[12]|fxt-cpart[234]|fxt-base)
+	fxt-wake|fxt-part[12]|fxt-cpart[234]|fxt-base)
 		stop_pid || ok=0
 		read_rusage ;;
 	fxt-sched|fxt-all)
@@ -442,11 +443,13 @@ if [[ " $phases " == *" micro "* ]]; then
 	for round in $(seq "$micro_rounds"); do
 		for t in $(printf '%s\n' none null-sched fxt-sched fxt-circ fxt-armed \
 				none-real-s none-real-d fxt-sched-real-s fxt-sched-real-d \
-				fxt-circ-block fxt-armed-block ftrace-sched trace-cmd \
+				fxt-circ-block fxt-armed-block fxt-wake-waking fxt-circ-waking \
+				ftrace-sched trace-cmd \
 				bpf-sched perf-sched $micro_lttng $micro_parts | shuf); do
 			reset_vals
 			case $t in fxt-part* | fxt-cpart* | fxt-base) swap_fxt /tmp/bench/mod/$t.ko || ok=0 ;; esac
 			tr=${t%-block}
+			tr=${tr%-waking}
 			tr=${tr%-real-?}
 			start_tracer "$tr"
 			r="- - -"
@@ -458,6 +461,10 @@ if [[ " $phases " == *" micro "* ]]; then
 			# states"), bracketed by probebench's own probes
 			args="prev_state=0"
 			[[ $t == *-block ]] && args="prev_state=1"
+			# -waking: the probes on sched_waking (a wakeup of a
+			# running task, written at once), in streaming
+			# (fxt-wake: the categories fxt-circ records) or circular
+			[[ $t == *-waking ]] && args="tp=sched_waking"
 			[[ $t == *-real-s ]] && args="real=1 prev_state=1 batches=1000"
 			[[ $t == *-real-d ]] && args="real=1 prev_state=2 batches=1000"
 			# shellcheck disable=SC2086 # args: several parameters

@@ -22,6 +22,10 @@
  * store two words, smp_wmb(), local_add() the commit count, local_inc()
  * the record count), without the thread lookups.
  *
+ * tp=sched_waking times the probes attached to sched_waking instead,
+ * called with p = current (a running task: a wakeup that changes nothing,
+ * written at once, as a wakeup of a task still on its CPU is).
+ *
  * real=1 times the probes on real switches instead (pb_real()): a kernel
  * thread sleeps `batches` times in usleep_range_state(), switching out
  * in prev_state (1: S, 2: D), and two probes of probebench's own, run
@@ -60,21 +64,25 @@ module_param(prev_state, uint, 0444);
 static unsigned int real;
 module_param(real, uint, 0444);
 
+static char tp[32] = "sched_switch";
+module_param_string(tp, tp, sizeof(tp), 0444);
+
 static char result[64];
 module_param_string(result, result, sizeof(result), 0444);
 
 static struct tracepoint *pb_tp;
 
-static void pb_match(struct tracepoint *tp, void *priv)
+static void pb_match(struct tracepoint *t, void *priv)
 {
-	if (!strcmp(tp->name, "sched_switch"))
-		pb_tp = tp;
+	if (!strcmp(t->name, priv))
+		pb_tp = t;
 }
 
 typedef void (*switch_probe_t)(void *data, bool preempt,
 			       struct task_struct *prev,
 			       struct task_struct *next,
 			       unsigned int prev_state);
+typedef void (*waking_probe_t)(void *data, struct task_struct *p);
 
 static int pb_cmp(const void *a, const void *b)
 {
@@ -138,6 +146,7 @@ static unsigned int pb_nprobes;
 /* The batches: pb_times[] and pb_nprobes. */
 static noinline void pb_measure(void)
 {
+	bool waking = strcmp(tp, "sched_switch");
 	struct tracepoint_func *f;
 	unsigned int b, i, nprobes = 0;
 	unsigned long flags;
@@ -157,7 +166,11 @@ static noinline void pb_measure(void)
 				pb_part(part);
 				continue;
 			}
-			if (p)
+			if (p && waking)
+				for (; p->func; p++)
+					((waking_probe_t)p->func)(p->data,
+								  current);
+			else if (p)
 				for (; p->func; p++)
 					((switch_probe_t)p->func)(p->data, false,
 								  current, current,
@@ -277,7 +290,11 @@ static int __init pb_init(void)
 	unsigned int nprobes;
 	u64 *t;
 
-	for_each_kernel_tracepoint(pb_match, NULL);
+	if (strcmp(tp, "sched_switch") && strcmp(tp, "sched_waking"))
+		return -EINVAL;
+	if (real && strcmp(tp, "sched_switch"))
+		return -EINVAL;
+	for_each_kernel_tracepoint(pb_match, tp);
 	if (!pb_tp || !calls || !batches)
 		return -EINVAL;
 	t = kcalloc(batches, sizeof(*t), GFP_KERNEL);
