@@ -319,6 +319,24 @@ static u64 *fxt_write_switch_wide(struct fxt_cpu *c, unsigned int state,
 }
 
 /*
+ * bench/fxt-parts (FXT_PROBE_PART): where a build that times a piece of the
+ * switch probe returns. Each such return computes the record's header, so
+ * that the pieces after piece 2 differ by what they add alone.
+ */
+static __always_inline u64 fxt_part_header(unsigned int words,
+					   unsigned int cpu,
+					   unsigned int state, u8 out, u8 in,
+					   struct task_struct *prev,
+					   u8 in_prio)
+{
+	u64 hdr = fxt_switch_header(words, cpu, state, out, in,
+				    fxt_prio(prev), in_prio);
+
+	barrier_data(&hdr);
+	return 0;
+}
+
+/*
  * The context switch record, written once for both of its callers: with
  * @detail false (fxt_write_switch(), every switch that may not need a
  * sleep event) the sleep event's code compiles away, so that a plain
@@ -341,21 +359,20 @@ static __always_inline u64 fxt_write_switch_as(struct fxt_cpu *c, bool preempt,
 	unsigned int bufno, sleep = 0;
 	u64 ts, early = 0, *p;
 
-	if (FXT_PROBE_PART == 2) {
-		ts = fxt_switch_header(words, c->cpu, state, out, in,
-				       fxt_prio(prev), in_prio);
-		barrier_data(&ts);
-		return 0;
-	}
+	if (FXT_PROBE_PART == 2)
+		return fxt_part_header(words, c->cpu, state, out, in, prev,
+				       in_prio);
 	if (window) {
 		fxt_rolling_make_room(c, FXT_NAMED_RECORD_MAX);
 		if (FXT_PROBE_PART == 3)
-			return 0;
+			return fxt_part_header(words, c->cpu, state, out, in,
+					       prev, in_prio);
 		gen = fxt_rolling_gen(c);
 		fxt_name_in_gen(c, prev, gen);
 		fxt_name_in_gen(c, next, gen);
 		if (FXT_PROBE_PART == 4)
-			return 0;
+			return fxt_part_header(words, c->cpu, state, out, in,
+					       prev, in_prio);
 	}
 	/*
 	 * D, I, P, t: the sleep event first, in the same record (fxt_sleep.c).
