@@ -7,8 +7,9 @@
  *   fxt_dev.c      file operations: ioctl, mmap, read/write/poll of packets
  *   fxt_session.c  the controller state machine (initialize..terminate)
  *   fxt_buffer.c   per-CPU durable + rolling buffers, reserve/commit, modes
- *   fxt_fastpath.h the common case of reserve/commit and the thread lookup,
- *                  inline in the probes' record writers
+ *   fxt_fastpath.h the common case of reserve/commit, the thread lookup
+ *                  and circular mode's name check, inline in the probes'
+ *                  record writers
  *   fxt_packets.c  the packet FIFO (STARTED, SAVE_BUFFER, STOPPED)
  *   fxt_tables.c   per-CPU string and thread tables
  *   fxt_records.c  FXT record writers (one per record kind)
@@ -19,6 +20,7 @@
  *   fxt_probe_entry.S  sched_switch's probe entry (x86_64): where it was
  *                  called from, for the walk, without a frame pointer
  *   fxt_triggers.c latency triggers: measure in the probes, freeze the window
+ *   fxt_trig_fast.h the triggers' notes and the switch's share, inline
  *   fxt_wakeups.c  wakeups written once their thread has left its CPU
  *   fxt_sleep.c    the sleep event: D, I, P, t and the function blocked in
  *   fxt_stack.c    the frames above the sched_switch probe, stepped with
@@ -517,8 +519,7 @@ void fxt_triggers_free(struct fxt_session *s);
 void fxt_triggers_arm(struct fxt_session *s);
 void fxt_triggers_sync(struct fxt_session *s);
 void fxt_trig_wakeup(struct fxt_cpu *c, struct task_struct *p, u64 ts);
-void fxt_trig_switch(struct fxt_cpu *c, bool preempt, struct task_struct *prev,
-		     struct task_struct *next, unsigned int prev_state, u64 ts);
+/* fxt_trig_switch() is in fxt_trig_fast.h */
 u64 fxt_trig_irq_begin(void);
 void fxt_trig_irq_end(struct fxt_cpu *c, u64 begin_ns);
 bool fxt_trig_frozen(void);

@@ -27,6 +27,7 @@
 #include <fxt/format.h>
 #include "fxt.h"
 #include "fxt_fastpath.h"
+#include "fxt_trig_fast.h"
 
 /*
  * A tracepoint is hooked by name, through a void pointer to its probe, so

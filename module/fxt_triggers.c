@@ -40,13 +40,7 @@
 #include <linux/user_namespace.h>
 #include <linux/timekeeping.h>
 #include "fxt.h"
-
-#define FXT_TRIG_SLOT_BITS	12
-#define FXT_TRIG_SLOTS		BIT(FXT_TRIG_SLOT_BITS)
-/* PID_MAX_LIMIT is 4194304 (2^22): every tid fits. */
-#define FXT_TRIG_TID_BITS	22
-#define FXT_TRIG_TID_MASK	((1ull << FXT_TRIG_TID_BITS) - 1)
-#define FXT_TRIG_TIME_MASK	((1ull << (64 - FXT_TRIG_TID_BITS)) - 1)
+#include "fxt_trig_fast.h"
 
 static_assert(PID_MAX_LIMIT <= (1 << FXT_TRIG_TID_BITS));
 
@@ -217,12 +211,6 @@ void fxt_triggers_sync(struct fxt_session *s)
 	irq_work_sync(&s->trig.work);
 }
 
-/* The time as the tables keep it. */
-static u64 fxt_trig_now(void)
-{
-	return ktime_get_boot_fast_ns();
-}
-
 /* Does trigger @t's filters match @p (NULL: an interrupt) on @cpu (-1: any)? */
 static bool fxt_trig_match(const struct fxt_trigger *t, struct task_struct *p,
 			   int cpu)
@@ -245,14 +233,21 @@ static bool fxt_trig_match(const struct fxt_trigger *t, struct task_struct *p,
 	return true;
 }
 
-/* Is @p worth a note for a trigger of @kind, wherever it will run? */
-static bool fxt_trig_wanted(const struct fxt_trig_state *t, u32 kind,
-			    struct task_struct *p)
+/**
+ * fxt_trig_filters_want() - fxt_trig_wanted() when no trigger of @kind
+ *	matches every task: do some trigger's filters match @p?
+ * @t: the trigger state
+ * @kind: the trigger kind
+ * @p: the task
+ *
+ * Return: whether @p is worth a note for a trigger of @kind, wherever it
+ * will run.
+ */
+bool fxt_trig_filters_want(const struct fxt_trig_state *t, u32 kind,
+			   struct task_struct *p)
 {
 	unsigned int i;
 
-	if (t->anyone & BIT(kind))
-		return true;
 	for (i = 0; i < t->set.count; i++)
 		if (t->set.trigger[i].kind == kind &&
 		    fxt_trig_match(&t->set.trigger[i], p, -1))
@@ -260,44 +255,24 @@ static bool fxt_trig_wanted(const struct fxt_trig_state *t, u32 kind,
 	return false;
 }
 
-static void fxt_trig_note(struct fxt_cpu *c, atomic64_t *tab, u32 tid, u64 now)
-{
-	atomic64_t *slot = &tab[hash_32(tid, FXT_TRIG_SLOT_BITS)];
-	u64 old;
-
-	old = atomic64_xchg(slot, (s64)((now << FXT_TRIG_TID_BITS) | tid));
-	if (old && (old & FXT_TRIG_TID_MASK) != tid)
-		local_inc(&c->trig_missed);
-}
-
-/* Take @tid's note: true and the time since it in @since. */
-static bool fxt_trig_take(atomic64_t *tab, u32 tid, u64 now, u64 *since)
-{
-	atomic64_t *slot = &tab[hash_32(tid, FXT_TRIG_SLOT_BITS)];
-	u64 old = atomic64_read(slot);
-
-	if (!old || (old & FXT_TRIG_TID_MASK) != tid ||
-	    atomic64_cmpxchg(slot, old, 0) != old)
-		return false;
-	*since = (now - (old >> FXT_TRIG_TID_BITS)) & FXT_TRIG_TIME_MASK;
-	return true;
-}
-
-/*
- * Fire the first trigger of @kind that matches and whose threshold
- * @latency is above: its event, and the window if none is open yet.
+/**
+ * fxt_trig_measured() - fxt_trig_check_fire() once @latency is above the
+ *	least threshold of @kind: fire the first trigger of @kind that
+ *	matches and whose threshold @latency is above (its event, and the
+ *	window if none is open yet)
+ * @c: this CPU
+ * @kind: the trigger kind
+ * @p: the task measured (NULL: an interrupt)
+ * @latency: ns
  */
-static void fxt_trig_check_fire(struct fxt_cpu *c, u32 kind,
-				struct task_struct *p, u64 latency)
+void fxt_trig_measured(struct fxt_cpu *c, u32 kind, struct task_struct *p,
+		       u64 latency)
 {
 	struct fxt_trig_state *t = &fxt_session.trig;
 	const struct fxt_trigger *tr;
 	unsigned int i;
 	bool first;
 
-	/* Most latencies are below every threshold: no filter to check. */
-	if (latency <= t->least_ns[kind])
-		return;
 	for (i = 0; i < t->set.count; i++) {
 		tr = &t->set.trigger[i];
 		if (tr->kind == kind && latency > tr->threshold_ns &&
@@ -330,39 +305,8 @@ void fxt_trig_wakeup(struct fxt_cpu *c, struct task_struct *p, u64 ts)
 
 	if (t->wakeups && p->pid &&
 	    fxt_trig_wanted(t, FXT_TRIGGER_WAKEUP_LATENCY, p))
-		fxt_trig_note(c, t->wakeups, p->pid, ts ? ts : fxt_trig_now());
-}
-
-/**
- * fxt_trig_switch() - a context switch (armed kinds only)
- * @c: this CPU
- * @preempt: @prev was preempted (stays runnable)
- * @prev: the task switched out
- * @next: the task switched in
- * @prev_state: @prev's state (0: runnable)
- * @ts: the switch record's timestamp (0: none written, read the clock)
- *
- * The records' own times, when there are records: no second clock read
- * (the most expensive part of a probe in a TCG guest), and the latency
- * is exactly what the archive's records show.
- */
-void fxt_trig_switch(struct fxt_cpu *c, bool preempt, struct task_struct *prev,
-		     struct task_struct *next, unsigned int prev_state, u64 ts)
-{
-	struct fxt_trig_state *t = &fxt_session.trig;
-	u64 now = ts ? ts : fxt_trig_now(), since;
-
-	/* Blocked, not preempted; a task that exits never comes back. */
-	if (t->blocked && !preempt && prev_state &&
-	    !(prev_state & TASK_DEAD) && prev->pid &&
-	    fxt_trig_wanted(t, FXT_TRIGGER_OFF_CPU, prev))
-		fxt_trig_note(c, t->blocked, prev->pid, now);
-	if (!next->pid)
-		return;
-	if (t->wakeups && fxt_trig_take(t->wakeups, next->pid, now, &since))
-		fxt_trig_check_fire(c, FXT_TRIGGER_WAKEUP_LATENCY, next, since);
-	if (t->blocked && fxt_trig_take(t->blocked, next->pid, now, &since))
-		fxt_trig_check_fire(c, FXT_TRIGGER_OFF_CPU, next, since);
+		fxt_trig_note(c, t->wakeups, fxt_trig_slot(p->pid), p->pid,
+			      ts ? ts : fxt_trig_now());
 }
 
 /**
