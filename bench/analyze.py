@@ -414,9 +414,11 @@ def cpu_per_mev(w, t):
 
 
 for w in ["messaging"]:
-    s_, c_, a_ = (cpu_per_mev(w, t) for t in ("fxt-sched", "fxt-circ", "fxt-armed"))
-    L.append(f"| (collector CPU s per M events: streaming -c sched / circular / armed, "
-             f"-c sched,wakeup) | {w} | {fmt(s_, 2)} / {fmt(c_, 2)} / {fmt(a_, 2)} | |")
+    s_, c_, a_ = (cpu_per_mev(w, t) for t in ("fxt-wake", "fxt-circ", "fxt-armed"))
+    rel = (f" ({fmt(c_ / s_, 2)}x / {fmt(a_ / s_, 2)}x streaming)"
+           if s_ and c_ is not None and a_ is not None else "")
+    L.append(f"| (collector CPU s per M events, -c sched,wakeup: streaming / circular / "
+             f"armed) | {w} | {fmt(s_, 2)} / {fmt(c_, 2)} / {fmt(a_, 2)}{rel} | |")
 b = res.get(("messaging", "fxt-sched"), {}).get("b_sw")
 L.append(f"| <= 20 bytes per switch (fxt -c sched) | messaging | {fmt(b, 1)} | "
          f"{'-' if b is None else ('yes' if b <= 20 else over(b, 20))} |")

@@ -40,13 +40,14 @@ timer_args=${BENCH_TIMER:-4 1000 50}
 perf_workloads=${BENCH_PERF_WORKLOADS:-pingpong messaging}
 perf_reps=${BENCH_PERF_REPS:-5}
 # the flight recorder's collector (fxt-circ, fxt-armed): its CPU time per
-# record against streaming's, on these workloads only
+# record against streaming's with the same categories (fxt-wake), on these
+# workloads only
 circ_workloads=${BENCH_CIRC_WORKLOADS:-messaging}
 micro_rounds=${BENCH_MICRO_ROUNDS:-5}
 phases=${BENCH_PHASES:-runs micro keepup}
 keepup_n=${BENCH_KEEPUP:-150000}
 workloads=${BENCH_WORKLOADS:-pingpong messaging fork timer}
-tracers=${BENCH_TRACERS:-none null-sched null-all fxt-sched fxt-all fxt-circ fxt-armed ftrace-sched ftrace-all trace-cmd bpf-sched bpf-all perf-sched lttng-sched lttng-all}
+tracers=${BENCH_TRACERS:-none null-sched null-all fxt-sched fxt-all fxt-wake fxt-circ fxt-armed ftrace-sched ftrace-all trace-cmd bpf-sched bpf-all perf-sched lttng-sched lttng-all}
 FTRACE_KB=8192			# per CPU, like fxt-collect's default -b 8M
 
 raw=$out/raw.csv
@@ -312,11 +313,11 @@ stop_tracer() {
 		events=$npc
 		switches=$nps
 		rmmod nullprobe ;;
-	fxt-circ|fxt-armed)
+	fxt-circ|fxt-armed|fxt-wake)
 		stop_pid || ok=0
 		read_rusage
 		parse_fxt ;;
-	fxt-wake|fxt-part[12]|fxt-cpart[234]|fxt-base)
+	fxt-part[12]|fxt-cpart[234]|fxt-base)
 		stop_pid || ok=0
 		read_rusage ;;
 	fxt-sched|fxt-all)
@@ -423,7 +424,7 @@ if [[ " $phases " == *" runs "* ]]; then
 					[[ " $perf_workloads " == *" $w "* ]] || continue
 					perf_in_rep $rep || continue
 				fi
-				if [ $t = fxt-circ ] || [ $t = fxt-armed ]; then
+				if [ $t = fxt-circ ] || [ $t = fxt-armed ] || [ $t = fxt-wake ]; then
 					[[ " $circ_workloads " == *" $w "* ]] || continue
 				fi
 				run_one "$w" "$t" "$rep"
