@@ -109,7 +109,7 @@ void json_thread_set(struct json *j, struct jthread *t, enum jstate_kind state, 
 			OB_LIT(o, ",\"args\":{\"reason\":\"");
 			fxt_ob_puts(o, t->woken ? "woken" : "preempted");
 			OB_LIT(o, "\"}}");
-		} else if (slept && (fn = name_intern_text(&j->sleeps.fns, t->sleep_fn, &fn_len))) {
+		} else if (slept && (fn = fxt_name_intern_text(&j->sleeps.fns, t->sleep_fn, &fn_len))) {
 			OB_LIT(o, ",\"args\":{\"" FXT_ARG_NAME_BLOCKED_IN "\":");
 			fxt_ob_json_str(o, fn, fn_len);
 			OB_LIT(o, "}}");

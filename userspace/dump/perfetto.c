@@ -232,7 +232,7 @@ static uint64_t symbol_iid(struct pf *pf, uint32_t fn)
 {
 	while (pf->syms_written <= fn) {
 		size_t len;
-		const char *s = name_intern_text(&pf->sleeps.fns, (uint32_t)pf->syms_written, &len);
+		const char *s = fxt_name_intern_text(&pf->sleeps.fns, (uint32_t)pf->syms_written, &len);
 
 		pb_varint_field(&pf->body, PF_ISTRING_IID, pf->syms_written + 1);
 		pb_bytes_field(&pf->body, PF_ISTRING_STR, s, s ? len : 0);

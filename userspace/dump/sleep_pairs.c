@@ -27,7 +27,7 @@ void sleep_pairs_event(struct sleep_pairs *sp, const struct fxt_record *rec, cha
 	s = &sp->by_provider[rec->provider];
 	s->letter = letter;
 	s->tid = rec->u.event.thread.tid;
-	s->fn = blocked_in.len ? name_intern(&sp->fns, blocked_in.data, blocked_in.len, FN_NAME_MAX)
+	s->fn = blocked_in.len ? fxt_name_intern(&sp->fns, blocked_in.data, blocked_in.len, FN_NAME_MAX)
 			       : NAME_INTERN_NONE;
 }
 
@@ -52,7 +52,7 @@ char sleep_pairs_switch(struct sleep_pairs *sp, const struct fxt_record *rec, ui
 
 void sleep_pairs_free(struct sleep_pairs *sp)
 {
-	name_intern_free(&sp->fns);
+	fxt_name_intern_free(&sp->fns);
 	free(sp->by_provider);
 	memset(sp, 0, sizeof(*sp));
 }

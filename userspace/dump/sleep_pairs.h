@@ -22,7 +22,7 @@ struct sleep_pair {
 struct sleep_pairs {
 	struct sleep_pair *by_provider;
 	size_t n;
-	struct name_intern fns;	/* blocked_in names, by function id */
+	struct fxt_name_intern fns;	/* blocked_in names, by function id */
 };
 
 /* A sleep event (fxt_sleep_event()'s letter and blocked_in). */

@@ -7,7 +7,7 @@
 
 #define MAX_SLOTS	(1u << 24)
 
-uint32_t name_intern_hash(const char *s, size_t n)
+uint32_t fxt_name_intern_hash(const char *s, size_t n)
 {
 	uint32_t h = 0x811c9dc5u;
 	size_t i;
@@ -28,7 +28,7 @@ static size_t free_slot(const uint32_t *slots, size_t ns, uint32_t hash)
 }
 
 /* Room for one more string: the hash kept at most half full, the array. */
-static int make_room(struct name_intern *t)
+static int make_room(struct fxt_name_intern *t)
 {
 	if ((t->count + 1) * 2 > t->nslots) {
 		size_t ns = t->nslots ? t->nslots * 2 : 64, k;
@@ -47,7 +47,7 @@ static int make_room(struct name_intern *t)
 	}
 	if (t->count == t->cap) {
 		size_t c = t->cap ? t->cap * 2 : 16;
-		struct name_intern_entry *a = realloc(t->names, c * sizeof(*a));
+		struct fxt_name_intern_entry *a = realloc(t->names, c * sizeof(*a));
 
 		if (!a)
 			return -1;
@@ -57,9 +57,9 @@ static int make_room(struct name_intern *t)
 	return 0;
 }
 
-uint32_t name_intern(struct name_intern *t, const char *s, size_t n, size_t max)
+uint32_t fxt_name_intern(struct fxt_name_intern *t, const char *s, size_t n, size_t max)
 {
-	struct name_intern_entry *e;
+	struct fxt_name_intern_entry *e;
 	uint32_t hash;
 	size_t i;
 
@@ -67,7 +67,7 @@ uint32_t name_intern(struct name_intern *t, const char *s, size_t n, size_t max)
 		n = max;
 	if (!n)
 		s = "";
-	hash = name_intern_hash(s, n);
+	hash = fxt_name_intern_hash(s, n);
 	for (i = t->nslots ? hash & (t->nslots - 1) : 0; t->nslots && t->slot[i];
 	     i = (i + 1) & (t->nslots - 1)) {
 		e = &t->names[t->slot[i] - 1];
@@ -88,7 +88,7 @@ uint32_t name_intern(struct name_intern *t, const char *s, size_t n, size_t max)
 	return (uint32_t)t->count++;
 }
 
-void name_intern_free(struct name_intern *t)
+void fxt_name_intern_free(struct fxt_name_intern *t)
 {
 	size_t i;
 

@@ -15,27 +15,27 @@
 
 #define NAME_INTERN_NONE	UINT32_MAX	/* no id: out of memory */
 
-struct name_intern_entry {
+struct fxt_name_intern_entry {
 	char *text;		/* a NUL-terminated copy */
 	uint32_t len;
 	uint32_t hash;
 };
 
-struct name_intern {
-	struct name_intern_entry *names;	/* by id */
+struct fxt_name_intern {
+	struct fxt_name_intern_entry *names;	/* by id */
 	size_t count, cap;
 	uint32_t *slot;		/* open-addressing hash: id + 1, 0 empty */
 	size_t nslots;		/* power of two, or 0; at least twice count */
 };
 
 /* 32-bit FNV-1a (exposed for the unit tests' collisions). */
-uint32_t name_intern_hash(const char *s, size_t n);
+uint32_t fxt_name_intern_hash(const char *s, size_t n);
 
 /* The id of s[0..min(n, max)) (s may be NULL when n is 0); NAME_INTERN_NONE without memory. */
-uint32_t name_intern(struct name_intern *t, const char *s, size_t n, size_t max);
+uint32_t fxt_name_intern(struct fxt_name_intern *t, const char *s, size_t n, size_t max);
 
 /* The text of id (its length in *len if len): NULL if there is no such id. */
-static inline const char *name_intern_text(const struct name_intern *t, uint32_t id, size_t *len)
+static inline const char *fxt_name_intern_text(const struct fxt_name_intern *t, uint32_t id, size_t *len)
 {
 	if (id >= t->count)
 		return NULL;
@@ -44,6 +44,6 @@ static inline const char *name_intern_text(const struct name_intern *t, uint32_t
 	return t->names[id].text;
 }
 
-void name_intern_free(struct name_intern *t);
+void fxt_name_intern_free(struct fxt_name_intern *t);
 
 #endif /* LIBFXT_NAME_INTERN_H */

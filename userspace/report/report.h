@@ -140,11 +140,11 @@ struct report {
 	/* reading side: handler names, time span */
 	_Alignas(64) struct handler *handlers;
 	size_t nhandlers, hcap;
-	struct name_intern hnames;	/* soft or hard, and name: id in handlers */
+	struct fxt_name_intern hnames;	/* soft or hard, and name: id in handlers */
 	uint64_t first_ns, last_ns;	/* UINT64_MAX and 0 until a timestamp */
 	struct trigger_ev *triggers;	/* in the order read */
 	size_t ntriggers, trcap;
-	struct name_intern fns;	/* blocked_in names by function id; "" if none */
+	struct fxt_name_intern fns;	/* blocked_in names by function id; "" if none */
 
 	/* analysis side */
 	_Alignas(64) struct tstat *threads;	/* hot state, 64-byte aligned */

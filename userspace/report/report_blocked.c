@@ -22,7 +22,7 @@
 
 uint32_t report_blocked_fn(struct report *rp, struct fxt_str name)
 {
-	return name_intern(&rp->fns, name.data, name.data ? name.len : 0, FN_NAME_MAX);
+	return fxt_name_intern(&rp->fns, name.data, name.data ? name.len : 0, FN_NAME_MAX);
 }
 
 void report_blocked_sample(struct report *rp, uint32_t fn, uint32_t idx, uint64_t ns)
@@ -46,7 +46,7 @@ void report_blocked_sample(struct report *rp, uint32_t fn, uint32_t idx, uint64_
 
 void report_blocked_free(struct report *rp)
 {
-	name_intern_free(&rp->fns);
+	fxt_name_intern_free(&rp->fns);
 	free(rp->dsamples);
 }
 
@@ -162,7 +162,7 @@ static struct fn_row *make_rows(struct report *rp, size_t *nrows)
 static const char *fn_name(const struct report *rp, uint32_t fn)
 {
 	size_t len = 0;
-	const char *name = name_intern_text(&rp->fns, fn, &len);
+	const char *name = fxt_name_intern_text(&rp->fns, fn, &len);
 
 	return name && len ? name : UNKNOWN_FN;
 }

@@ -103,7 +103,7 @@ int report_handler_get(struct report *rp, bool soft, struct fxt_str name)
 	key[0] = soft ? 's' : 'h';
 	if (n)
 		memcpy(key + 1, name.data, n);
-	id = name_intern(&rp->hnames, key, n + 1, sizeof(key));
+	id = fxt_name_intern(&rp->hnames, key, n + 1, sizeof(key));
 	if (id == NAME_INTERN_NONE)
 		return -1;
 	if (id < rp->nhandlers)
@@ -547,7 +547,7 @@ void report_free(struct report *rp)
 	free(rp->cpus);
 	free(rp->handlers);
 	free(rp->triggers);
-	name_intern_free(&rp->hnames);
+	fxt_name_intern_free(&rp->hnames);
 	free(rp->hstats);
 	fxt_u64map_free(&rp->tmap);
 	for (k = 0; k < DIRECT_TIDS / DIRECT_CHUNK; k++)

@@ -1480,50 +1480,50 @@ static void test_name_intern(void)
 		{ "costarring", "liquid" }, { "declinate", "macallums" },
 		{ "altarage", "zinke" }, { "altarages", "zinkes" },
 	};
-	struct name_intern t;
+	struct fxt_name_intern t;
 	char name[32];
 	size_t len, i;
 	uint32_t id;
 	int ok;
 
 	memset(&t, 0, sizeof(t));
-	EXPECT(name_intern_text(&t, 0, NULL) == NULL);
+	EXPECT(fxt_name_intern_text(&t, 0, NULL) == NULL);
 	for (i = 0; i < 4; i++) {
 		const char *a = pairs[i][0], *b = pairs[i][1];
 
-		EXPECT_EQ_U(name_intern_hash(a, strlen(a)), name_intern_hash(b, strlen(b)));
-		EXPECT_EQ_U(name_intern(&t, a, strlen(a), 255), 2 * i);
-		EXPECT_EQ_U(name_intern(&t, b, strlen(b), 255), 2 * i + 1);
+		EXPECT_EQ_U(fxt_name_intern_hash(a, strlen(a)), fxt_name_intern_hash(b, strlen(b)));
+		EXPECT_EQ_U(fxt_name_intern(&t, a, strlen(a), 255), 2 * i);
+		EXPECT_EQ_U(fxt_name_intern(&t, b, strlen(b), 255), 2 * i + 1);
 	}
 	for (i = 0; i < 4; i++) {
-		EXPECT_EQ_U(name_intern(&t, pairs[i][1], strlen(pairs[i][1]), 255), 2 * i + 1);
-		EXPECT_EQ_U(name_intern(&t, pairs[i][0], strlen(pairs[i][0]), 255), 2 * i);
-		EXPECT(!strcmp(name_intern_text(&t, (uint32_t)(2 * i), &len), pairs[i][0]));
+		EXPECT_EQ_U(fxt_name_intern(&t, pairs[i][1], strlen(pairs[i][1]), 255), 2 * i + 1);
+		EXPECT_EQ_U(fxt_name_intern(&t, pairs[i][0], strlen(pairs[i][0]), 255), 2 * i);
+		EXPECT(!strcmp(fxt_name_intern_text(&t, (uint32_t)(2 * i), &len), pairs[i][0]));
 		EXPECT_EQ_U(len, strlen(pairs[i][0]));
 	}
 	/* cut at the maximum: a longer name is its prefix */
-	EXPECT_EQ_U(name_intern(&t, "liquidity", 9, 6), 1);
+	EXPECT_EQ_U(fxt_name_intern(&t, "liquidity", 9, 6), 1);
 	/* the empty string, also without data, is one name */
-	id = name_intern(&t, NULL, 0, 255);
+	id = fxt_name_intern(&t, NULL, 0, 255);
 	EXPECT_EQ_U(id, 8);
-	EXPECT_EQ_U(name_intern(&t, "", 0, 255), id);
-	EXPECT(!strcmp(name_intern_text(&t, id, &len), "") && len == 0);
+	EXPECT_EQ_U(fxt_name_intern(&t, "", 0, 255), id);
+	EXPECT(!strcmp(fxt_name_intern_text(&t, id, &len), "") && len == 0);
 	/* bytes after a NUL count; growth keeps every id */
-	EXPECT(name_intern(&t, "a\0b", 3, 255) != name_intern(&t, "a\0c", 3, 255));
+	EXPECT(fxt_name_intern(&t, "a\0b", 3, 255) != fxt_name_intern(&t, "a\0c", 3, 255));
 	for (i = 0; i < 20000; i++) {
 		snprintf(name, sizeof(name), "fn_%zu", i);
-		EXPECT_EQ_U(name_intern(&t, name, strlen(name), 255), 11 + i);
+		EXPECT_EQ_U(fxt_name_intern(&t, name, strlen(name), 255), 11 + i);
 	}
 	ok = 1;
 	for (i = 0; i < 20000; i++) {
 		snprintf(name, sizeof(name), "fn_%zu", i);
-		ok &= name_intern(&t, name, strlen(name), 255) == 11 + i &&
-		      !strcmp(name_intern_text(&t, (uint32_t)(11 + i), NULL), name);
+		ok &= fxt_name_intern(&t, name, strlen(name), 255) == 11 + i &&
+		      !strcmp(fxt_name_intern_text(&t, (uint32_t)(11 + i), NULL), name);
 	}
 	EXPECT(ok);
-	EXPECT_EQ_U(name_intern(&t, "costarring", 10, 255), 0);
-	EXPECT(name_intern_text(&t, (uint32_t)t.count, NULL) == NULL);
-	name_intern_free(&t);
+	EXPECT_EQ_U(fxt_name_intern(&t, "costarring", 10, 255), 0);
+	EXPECT(fxt_name_intern_text(&t, (uint32_t)t.count, NULL) == NULL);
+	fxt_name_intern_free(&t);
 	EXPECT_EQ_U(t.count, 0);
 }
 
