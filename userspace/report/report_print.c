@@ -24,19 +24,6 @@ static const char *const sort_names[] = {
 static enum sort_key sort_by;
 static struct report *sort_rp;
 
-/*
- * A thread's name: a thread that exited, the name it had when it did (its
- * tid may be some later thread's); else its newest.
- */
-const char *report_comm_of(const struct report *rp, const struct tstat *t)
-{
-	uint64_t tid = rp->tids[t - rp->threads];
-	uint64_t at = t->state == T_DEAD ? t->since : UINT64_MAX;
-	const struct fxt_kobj_info *k = fxt_merge_thread_at(rp->m, tid, at);
-
-	return k && k->name_len ? k->name : "";
-}
-
 static uint64_t tid_of(const struct tstat *t)
 {
 	return sort_rp->tids[t - sort_rp->threads];
