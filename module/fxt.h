@@ -52,6 +52,8 @@ enum fxt_const_string {
 	FXT_S_WAKEUP,
 	FXT_S_IRQ,		/* also the "irq" argument name */
 	FXT_S_SOFTIRQ,
+	FXT_S_POWER,
+	FXT_S_PERFETTO,		/* the name of embedded Perfetto blobs */
 	FXT_S_PROCESS,		/* argument names */
 	FXT_S_WAKER,
 	FXT_S_WAKING_CPU,
@@ -473,6 +475,8 @@ void fxt_waker_of_current(struct fxt_cpu *c, struct fxt_waker *w);
 u64 fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued,
 		     const struct fxt_waker *w);
 void fxt_write_switch_to_idle(struct fxt_cpu *c);
+void fxt_write_power(struct fxt_cpu *c, unsigned int event, u32 cpu_id,
+		     u32 pid, u32 state);
 void fxt_write_trigger(struct fxt_cpu *c, struct task_struct *p, u32 kind,
 		       u64 latency, u64 threshold, unsigned int index,
 		       bool first);

@@ -20,11 +20,13 @@
  */
 #include <trace/events/sched.h>
 #include <trace/events/irq.h>
+#include <trace/events/power.h>
 #include <trace/events/task.h>
 #ifdef CONFIG_X86
 #include <asm/trace/irq_vectors.h>
 #endif
 #include <fxt/format.h>
+#include <fxt/perfetto.h>
 #include "fxt.h"
 #include "fxt_fastpath.h"
 #include "fxt_trig_fast.h"
@@ -441,6 +443,35 @@ static void fxt_probe_softirq_exit(void *data, unsigned int vec)
 			    0, 0, 0);
 }
 
+/*
+ * Power (records.rst "Power"): cpu_idle fires in the idle loop with
+ * interrupts off, cpu_frequency where cpufreq changes a policy's
+ * frequency, preemptible on some drivers: like the name hooks, it holds
+ * preemption off itself.
+ */
+static void fxt_probe_cpu_idle(void *data, unsigned int state,
+			       unsigned int cpu_id)
+{
+	struct fxt_cpu *c = fxt_this_cpu();
+
+	if (c)
+		fxt_write_power(c, FXT_PB_EVENT_CPU_IDLE, cpu_id, current->pid,
+				state);
+}
+
+static void fxt_probe_cpu_frequency(void *data, unsigned int frequency,
+				    unsigned int cpu_id)
+{
+	struct fxt_cpu *c;
+
+	preempt_disable_notrace();
+	c = fxt_this_cpu();
+	if (c)
+		fxt_write_power(c, FXT_PB_EVENT_CPU_FREQUENCY, cpu_id,
+				current->pid, frequency);
+	preempt_enable_notrace();
+}
+
 /* x86 irq_vectors: data is the string index of the vector's name. */
 static void fxt_probe_vector_entry(void *data, int vector)
 {
@@ -512,6 +543,8 @@ static struct fxt_hook fxt_hooks[] = {
 	FXT_HOOK(irq_handler_entry, fxt_probe_irq_entry, FXT_CAT_IRQ),
 	FXT_HOOK(softirq_exit, fxt_probe_softirq_exit, FXT_CAT_SOFTIRQ),
 	FXT_HOOK(softirq_entry, fxt_probe_softirq_entry, FXT_CAT_SOFTIRQ),
+	FXT_HOOK(cpu_idle, fxt_probe_cpu_idle, FXT_CAT_POWER),
+	FXT_HOOK(cpu_frequency, fxt_probe_cpu_frequency, FXT_CAT_POWER),
 };
 
 #define FXT_NR_FIXED_HOOKS	ARRAY_SIZE(fxt_hooks)

@@ -11,6 +11,7 @@
 #include <linux/string.h>
 #include <linux/interrupt.h>
 #include <fxt/format.h>
+#include <fxt/perfetto.h>
 #include "fxt.h"
 #include "fxt_fastpath.h"
 
@@ -19,6 +20,8 @@ static const char *const fxt_fixed_strings[FXT_S_SOFTIRQ_FIRST] = {
 	[FXT_S_WAKEUP] = FXT_CAT_NAME_WAKEUP,
 	[FXT_S_IRQ] = FXT_CAT_NAME_IRQ,
 	[FXT_S_SOFTIRQ] = FXT_CAT_NAME_SOFTIRQ,
+	[FXT_S_POWER] = FXT_CAT_NAME_POWER,
+	[FXT_S_PERFETTO] = FXT_BLOB_NAME_PERFETTO,
 	[FXT_S_PROCESS] = FXT_ARG_NAME_PROCESS,
 	[FXT_S_WAKER] = FXT_ARG_NAME_WAKER,
 	[FXT_S_WAKING_CPU] = FXT_ARG_NAME_WAKING_CPU,
@@ -630,6 +633,44 @@ void fxt_write_trigger(struct fxt_cpu *c, struct task_struct *p, u32 kind,
 	w[9] = fxt_arg_header(FXT_ARG_UINT32, 1, FXT_S_TRIGGER, index);
 	w[10] = fxt_arg_header(FXT_ARG_BOOL, 1, FXT_S_FIRST, first);
 	fxt_rolling_commit(c, words * 8, bufno);
+}
+
+/**
+ * fxt_write_power() - a power event (category "power") as Perfetto's own
+ *	ftrace import draws it: a blob record holding one embedded packet
+ *	(include/fxt/perfetto.h, Documentation/records.rst "Power")
+ * @c: this CPU
+ * @event: FXT_PB_EVENT_CPU_IDLE or FXT_PB_EVENT_CPU_FREQUENCY
+ * @cpu_id: the CPU the event is about (the tracepoint's cpu_id)
+ * @pid: the thread the event fired in (0: the idle task)
+ * @state: an idle state, FXT_PB_IDLE_EXIT, or a frequency in kHz
+ *
+ * The packet holds the time, and its length depends on it: the time is
+ * read first, with interrupts off until the record is reserved
+ * (fxt_rolling_reserve_at()), so that no record of this CPU comes in
+ * between.
+ */
+void fxt_write_power(struct fxt_cpu *c, unsigned int event, u32 cpu_id,
+		     u32 pid, u32 state)
+{
+	u8 pkt[FXT_PB_POWER_PACKET_MAX];
+	unsigned int n, words, bufno;
+	unsigned long flags;
+	u64 ts, *w;
+
+	local_irq_save(flags);
+	ts = ktime_get_boot_fast_ns();
+	n = fxt_pb_power_packet(pkt, event, cpu_id, ts, pid, state);
+	words = 1 + DIV_ROUND_UP(n, 8);
+	w = fxt_rolling_reserve_at(c, words * 8, ts, &bufno);
+	if (w) {
+		w[0] = fxt_blob_header(words, FXT_S_PERFETTO, n,
+				       FXT_BLOB_TYPE_PERFETTO);
+		w[words - 1] = 0;	/* the padding */
+		memcpy(w + 1, pkt, n);
+		fxt_rolling_commit(c, words * 8, bufno);
+	}
+	local_irq_restore(flags);
 }
 
 /**

@@ -24,6 +24,7 @@ static const struct fxt_category fxt_known_categories[] = {
 	{ FXT_CAT_WAKEUP, FXT_CAT_NAME_WAKEUP },
 	{ FXT_CAT_IRQ, FXT_CAT_NAME_IRQ },
 	{ FXT_CAT_SOFTIRQ, FXT_CAT_NAME_SOFTIRQ },
+	{ FXT_CAT_POWER, FXT_CAT_NAME_POWER },
 };
 
 static bool fxt_reserved_zero(const u64 *r, unsigned int n)

@@ -95,6 +95,7 @@ enum fxt_metadata_type {
 #define FXT_CAT_NAME_WAKEUP		"wakeup"
 #define FXT_CAT_NAME_IRQ		"irq"
 #define FXT_CAT_NAME_SOFTIRQ		"softirq"
+#define FXT_CAT_NAME_POWER		"power"
 /* Argument names. */
 #define FXT_ARG_NAME_PROCESS		"process"	/* thread objects */
 #define FXT_ARG_NAME_NAMED_AT		"named_at"	/* process and thread objects */

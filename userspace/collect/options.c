@@ -269,6 +269,7 @@ uint32_t fxt_categories_named(const char *list)
 	} names[] = {
 		{ FXT_CAT_NAME_SCHED, FXT_CAT_SCHED }, { FXT_CAT_NAME_WAKEUP, FXT_CAT_WAKEUP },
 		{ FXT_CAT_NAME_IRQ, FXT_CAT_IRQ }, { FXT_CAT_NAME_SOFTIRQ, FXT_CAT_SOFTIRQ },
+		{ FXT_CAT_NAME_POWER, FXT_CAT_POWER },
 		{ "all", FXT_CAT_ALL },
 	};
 	uint32_t bits = 0;
@@ -276,7 +277,7 @@ uint32_t fxt_categories_named(const char *list)
 	size_t i, len;
 
 	if (!list)
-		return FXT_CAT_ALL;
+		return FXT_CAT_DEFAULT;
 	while (*p) {
 		len = strcspn(p, ",");
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
