@@ -211,6 +211,25 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_str name, unsigned int blob_
 #define FXT_PERFETTO_LOST_EVENTS_MAX	32
 size_t fxt_perfetto_lost_events(uint32_t cpu, uint8_t *buf, size_t cap);
 int fxt_write_perfetto_lost_events(struct fxt_writer *w, uint32_t cpu);
+
+/* A power event of an embedded packet (include/fxt/perfetto.h). */
+struct fxt_power_event {
+	uint32_t cpu;		/* the bundle's CPU */
+	uint32_t cpu_id;	/* the event's cpu_id: the CPU it is about */
+	uint64_t ts;		/* ns */
+	uint32_t pid;
+	unsigned int event;	/* FXT_PB_EVENT_CPU_IDLE or _CPU_FREQUENCY */
+	uint32_t state;		/* idle state (FXT_PB_IDLE_EXIT: out), or kHz */
+};
+
+/*
+ * The cpu_idle and cpu_frequency events of a blob of FXT_BLOB_TYPE_PERFETTO
+ * (serialized perfetto.protos.Trace), in order: the first max of them in
+ * out. Other packets and events are skipped.
+ * Return: how many there are, or -1 when the payload is malformed.
+ */
+int fxt_perfetto_power_events(const void *payload, size_t size,
+			      struct fxt_power_event *out, size_t max);
 /* Userspace object record (type 6). */
 int fxt_write_uobj(struct fxt_writer *w, uint64_t pointer, struct fxt_thread process,
 		   struct fxt_str name, const struct fxt_arg *args, unsigned int nargs);

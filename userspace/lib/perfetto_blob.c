@@ -14,32 +14,27 @@
  */
 #include <string.h>
 
+#include <fxt/perfetto.h>
+
 #include "libfxt.h"
 
-#define TRACE_PACKET			1	/* Trace.packet */
-#define PACKET_FTRACE_EVENTS		1	/* TracePacket.ftrace_events */
-#define PACKET_SEQUENCE_ID		10	/* TracePacket.trusted_packet_sequence_id */
-#define BUNDLE_CPU			1	/* FtraceEventBundle.cpu */
-#define BUNDLE_LOST_EVENTS		3	/* FtraceEventBundle.lost_events */
-#define WIRE_VARINT			0
-#define WIRE_LEN			2
-#define SEQUENCE			1	/* the one sequence fxt embeds */
+#define TRACE_PACKET			FXT_PB_TRACE_PACKET
+#define PACKET_FTRACE_EVENTS		FXT_PB_PACKET_FTRACE_EVENTS
+#define PACKET_SEQUENCE_ID		FXT_PB_PACKET_SEQUENCE_ID
+#define BUNDLE_CPU			FXT_PB_BUNDLE_CPU
+#define BUNDLE_LOST_EVENTS		FXT_PB_BUNDLE_LOST_EVENTS
+#define WIRE_VARINT			FXT_PB_WIRE_VARINT
+#define WIRE_LEN			FXT_PB_WIRE_LEN
+#define SEQUENCE			FXT_PB_SEQUENCE
 
 static size_t put_varint(uint8_t *p, uint64_t v)
 {
-	size_t n = 0;
-
-	do {
-		p[n] = (uint8_t)(v & 0x7f) | (v > 0x7f ? 0x80 : 0);
-		v >>= 7;
-		n++;
-	} while (v);
-	return n;
+	return fxt_pb_varint(p, v);
 }
 
 static size_t put_key(uint8_t *p, unsigned int field, unsigned int wire)
 {
-	return put_varint(p, (uint64_t)field << 3 | wire);
+	return fxt_pb_key(p, field, wire);
 }
 
 size_t fxt_perfetto_lost_events(uint32_t cpu, uint8_t *buf, size_t cap)
@@ -72,4 +67,141 @@ int fxt_write_perfetto_lost_events(struct fxt_writer *w, uint32_t cpu)
 
 	return fxt_write_blob(w, fxt_str(FXT_BLOB_NAME_PERFETTO),
 			      FXT_BLOB_TYPE_PERFETTO, payload, n);
+}
+
+/* A protobuf field: its number, wire type, and value or bytes. */
+struct pb_field {
+	unsigned int num, wire;
+	uint64_t v;
+	const uint8_t *p;	/* WIRE_LEN: the bytes, v of them */
+};
+
+static bool get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	unsigned int shift = 0;
+
+	*v = 0;
+	while (*p < end && shift < 64) {
+		uint8_t b = *(*p)++;
+
+		*v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return true;
+		shift += 7;
+	}
+	return false;
+}
+
+/* The next field in [*p, end): false at the end or on anything malformed. */
+static bool next_field(const uint8_t **p, const uint8_t *end, struct pb_field *f,
+		       bool *bad)
+{
+	uint64_t key;
+
+	if (*p >= end)
+		return false;
+	if (!get_varint(p, end, &key) || (key >> 3) == 0 || (key >> 3) > UINT32_MAX)
+		goto bad;
+	f->num = (unsigned int)(key >> 3);
+	f->wire = (unsigned int)(key & 7);
+	if (f->wire == WIRE_VARINT)
+		return get_varint(p, end, &f->v) || (*bad = true, false);
+	if (f->wire == WIRE_LEN) {
+		if (!get_varint(p, end, &f->v) || f->v > (uint64_t)(end - *p))
+			goto bad;
+		f->p = *p;
+		*p += f->v;
+		return true;
+	}
+	if (f->wire == 1 && end - *p >= 8) {	/* fixed64 */
+		*p += 8;
+		return true;
+	}
+	if (f->wire == 5 && end - *p >= 4) {	/* fixed32 */
+		*p += 4;
+		return true;
+	}
+bad:
+	*bad = true;
+	return false;
+}
+
+/* One FtraceEvent of a bundle for cpu: a power event, or nothing. */
+static int power_event(const uint8_t *p, const uint8_t *end, uint32_t cpu,
+		       struct fxt_power_event *out)
+{
+	struct fxt_power_event e = { .cpu = cpu };
+	struct pb_field f, g;
+	bool bad = false, power = false;
+
+	while (next_field(&p, end, &f, &bad)) {
+		if (f.num == FXT_PB_EVENT_TIMESTAMP && f.wire == WIRE_VARINT) {
+			e.ts = f.v;
+		} else if (f.num == FXT_PB_EVENT_PID && f.wire == WIRE_VARINT) {
+			e.pid = (uint32_t)f.v;
+		} else if ((f.num == FXT_PB_EVENT_CPU_IDLE ||
+			    f.num == FXT_PB_EVENT_CPU_FREQUENCY) && f.wire == WIRE_LEN) {
+			const uint8_t *q = f.p, *qend = f.p + f.v;
+
+			e.event = f.num;
+			e.cpu_id = cpu;
+			power = true;
+			while (next_field(&q, qend, &g, &bad)) {
+				if (g.wire != WIRE_VARINT)
+					continue;
+				if (g.num == FXT_PB_POWER_STATE)
+					e.state = (uint32_t)g.v;
+				else if (g.num == FXT_PB_POWER_CPU_ID)
+					e.cpu_id = (uint32_t)g.v;
+			}
+		}
+	}
+	if (bad)
+		return -1;
+	if (!power)
+		return 0;
+	*out = e;
+	return 1;
+}
+
+int fxt_perfetto_power_events(const void *payload, size_t size,
+			      struct fxt_power_event *out, size_t max)
+{
+	const uint8_t *p = payload, *end = p + size;
+	struct pb_field f, g, h;
+	bool bad = false;
+	size_t n = 0;
+
+	while (next_field(&p, end, &f, &bad)) {
+		const uint8_t *q = f.p, *qend = f.p + f.v;
+
+		if (f.num != TRACE_PACKET || f.wire != WIRE_LEN)
+			continue;
+		while (next_field(&q, qend, &g, &bad)) {
+			const uint8_t *r = g.p, *rend = g.p + g.v;
+			uint64_t cpu = 0;
+
+			if (g.num != PACKET_FTRACE_EVENTS || g.wire != WIRE_LEN)
+				continue;
+			/* The bundle's cpu may follow its events. */
+			while (next_field(&r, rend, &h, &bad)) {
+				if (h.num == BUNDLE_CPU && h.wire == WIRE_VARINT)
+					cpu = h.v;
+			}
+			r = g.p;
+			while (!bad && next_field(&r, rend, &h, &bad)) {
+				int k;
+
+				if (h.num != FXT_PB_BUNDLE_EVENT || h.wire != WIRE_LEN)
+					continue;
+				k = power_event(h.p, h.p + h.v, (uint32_t)cpu,
+						n < max ? &out[n] : &(struct fxt_power_event){ 0 });
+				if (k < 0)
+					bad = true;
+				else
+					n += (size_t)k;
+			}
+		}
+	}
+	return bad ? -1 : (int)(n > INT32_MAX ? INT32_MAX : n);
 }
