@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fxt/perfetto.h>
+
 #include "archives.h"
 #include "command.h"
 #include "device.h"
@@ -1219,7 +1221,7 @@ static void test_triggers(void)
 	EXPECT(!strcmp(fxt_trigger_kind_name(FXT_TRIGGER_IRQ_DURATION), "irq-duration"));
 	EXPECT(!fxt_trigger_kind_name(0) && !fxt_trigger_kind_name(4));
 
-	EXPECT(fxt_categories_named(NULL) == FXT_CAT_ALL);
+	EXPECT(fxt_categories_named(NULL) == FXT_CAT_DEFAULT);
 	EXPECT(fxt_categories_named("all") == FXT_CAT_ALL);
 	EXPECT(fxt_categories_named("sched,irq") == (FXT_CAT_SCHED | FXT_CAT_IRQ));
 	EXPECT(fxt_categories_named("schedx,wakeup") == FXT_CAT_WAKEUP);
@@ -1977,6 +1979,61 @@ static void test_perfetto_lost_events(void)
 	free(b.data);
 }
 
+/*
+ * The power packets fxt.ko writes (include/fxt/perfetto.h), decoded back
+ * by fxt_perfetto_power_events(); a cpu_idle packet byte for byte as
+ * protoc would encode it; every truncation decodes to an error or to
+ * nothing, never past the payload (ASan); a lost-events packet has none.
+ */
+static void test_perfetto_power(void)
+{
+	/* packet { ftrace_events { cpu: 1 event { timestamp: 1000 pid: 0
+	 * cpu_idle { state: 2 cpu_id: 1 } } } trusted_packet_sequence_id: 1 } */
+	static const uint8_t idle1[] = { 0x0a, 0x13, 0x0a, 0x0f, 0x08, 0x01, 0x12, 0x0b,
+					 0x08, 0xe8, 0x07, 0x10, 0x00, 0x6a, 0x04, 0x08,
+					 0x02, 0x10, 0x01, 0x50, 0x01 };
+	static const struct {
+		unsigned int event;
+		uint32_t cpu, pid, state;
+		uint64_t ts;
+	} cases[] = {
+		{ FXT_PB_EVENT_CPU_IDLE, 0, 0, 1, 1000000 },
+		{ FXT_PB_EVENT_CPU_IDLE, 4095, 0, FXT_PB_IDLE_EXIT, UINT64_MAX },
+		{ FXT_PB_EVENT_CPU_FREQUENCY, 300, 4194303, 3400000, 123456789012345ull },
+		{ FXT_PB_EVENT_CPU_FREQUENCY, UINT32_MAX, UINT32_MAX, UINT32_MAX, 0 },
+	};
+	uint8_t buf[FXT_PB_POWER_PACKET_MAX], lost[FXT_PERFETTO_LOST_EVENTS_MAX];
+	struct fxt_power_event e[2];
+	unsigned int n;
+
+	n = fxt_pb_power_packet(buf, FXT_PB_EVENT_CPU_IDLE, 1, 1000, 0, 2);
+	EXPECT_EQ_U(n, sizeof(idle1));
+	EXPECT(!memcmp(buf, idle1, sizeof(idle1)));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		n = fxt_pb_power_packet(buf, cases[i].event, cases[i].cpu, cases[i].ts,
+					cases[i].pid, cases[i].state);
+		EXPECT(n <= FXT_PB_POWER_PACKET_MAX);
+		memset(e, 0, sizeof(e));
+		EXPECT_EQ_U(fxt_perfetto_power_events(buf, n, e, 2), 1);
+		EXPECT_EQ_U(e[0].event, cases[i].event);
+		EXPECT_EQ_U(e[0].cpu, cases[i].cpu);
+		EXPECT_EQ_U(e[0].cpu_id, cases[i].cpu);
+		EXPECT_EQ_U(e[0].pid, cases[i].pid);
+		EXPECT_EQ_U(e[0].state, cases[i].state);
+		EXPECT_EQ_U(e[0].ts, cases[i].ts);
+		for (unsigned int cut = 0; cut < n; cut++) {
+			uint8_t *t = malloc(cut ? cut : 1);
+
+			memcpy(t, buf, cut);
+			EXPECT(fxt_perfetto_power_events(t, cut, e, 2) <= 0);
+			free(t);
+		}
+	}
+	n = (unsigned int)fxt_perfetto_lost_events(7, lost, sizeof(lost));
+	EXPECT_EQ_U(fxt_perfetto_power_events(lost, n, e, 2), 0);
+	EXPECT_EQ_U(fxt_perfetto_power_events(NULL, 0, e, 2), 0);
+}
+
 /* At most max_objects koids; the rest are counted, never misnamed. */
 static void test_newest_limit(void)
 {
@@ -2181,6 +2238,8 @@ int main(void)
 	    test_irq_levels);
 	run("perfetto blob: a CPU's lost events, as protoc encodes them",
 	    test_perfetto_lost_events);
+	run("perfetto blobs: power packets encode as protoc would and decode back",
+	    test_perfetto_power);
 	run("newest names: bounded by max_objects", test_newest_limit);
 	run("trailer: command lines from procfs, for the same process only",
 	    test_trailer_proc_cmdlines);
