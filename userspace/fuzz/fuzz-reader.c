@@ -71,6 +71,13 @@ static void roundtrip(const uint8_t *data, size_t size)
 			break;
 		if (rec.flags || diag_count != before)
 			continue;
+		/* A well-formed blob's payload is input to the power decoder. */
+		if (rec.type == FXT_REC_BLOB) {
+			struct fxt_power_event pe[4];
+
+			(void)fxt_perfetto_power_events(rec.u.blob.payload,
+							rec.u.blob.size, pe, 4);
+		}
 		if (fxt_write_record(&w, &rec))
 			abort();	/* a clean record must re-encode */
 		if (fxt_writer_bytes(&w) - start != rec.nwords * 8 ||
