@@ -230,6 +230,13 @@ struct fxt_power_event {
  */
 int fxt_perfetto_power_events(const void *payload, size_t size,
 			      struct fxt_power_event *out, size_t max);
+
+/*
+ * The time of a blob of FXT_BLOB_TYPE_PERFETTO: its first power event's
+ * (a blob record has no timestamp word; fxt.ko writes one event per blob,
+ * reserved at that time). False when it holds none (a loss report).
+ */
+bool fxt_perfetto_blob_time(const void *payload, size_t size, uint64_t *ts_ns);
 /* Userspace object record (type 6). */
 int fxt_write_uobj(struct fxt_writer *w, uint64_t pointer, struct fxt_thread process,
 		   struct fxt_str name, const struct fxt_arg *args, unsigned int nargs);
@@ -281,7 +288,8 @@ struct fxt_record {
 	uint32_t provider;	/* provider current when the record was read */
 	uint16_t cpu;		/* scheduling records: the CPU (FXT_MAX_CPUS says which) */
 	uint64_t ts;		/* ticks: events, switches, wakeups, logs, large blob 0 */
-	uint64_t ts_ns;		/* ts in ns at the provider's ticks per second (0 if no ts) */
+	uint64_t ts_ns;		/* ts in ns at the provider's ticks per second (0 if no
+				 * ts); a Perfetto blob's power event time */
 	union {
 		struct {
 			uint32_t provider_id;	/* info, section, event */

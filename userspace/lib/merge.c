@@ -231,6 +231,8 @@ static bool timestamped(const struct fxt_record *rec)
 		return true;
 	case FXT_REC_LARGE:
 		return rec->u.lblob.format == FXT_LARGE_BLOB_WITH_METADATA;
+	case FXT_REC_BLOB:	/* a power event's (fxt_perfetto_blob_time()) */
+		return rec->ts_ns != 0;
 	default:
 		return false;
 	}

@@ -205,3 +205,13 @@ int fxt_perfetto_power_events(const void *payload, size_t size,
 	}
 	return bad ? -1 : (int)(n > INT32_MAX ? INT32_MAX : n);
 }
+
+bool fxt_perfetto_blob_time(const void *payload, size_t size, uint64_t *ts_ns)
+{
+	struct fxt_power_event e;
+
+	if (fxt_perfetto_power_events(payload, size, &e, 1) < 1)
+		return false;
+	*ts_ns = e.ts;
+	return true;
+}

@@ -386,6 +386,7 @@ static void decode(struct fxt_reader *r, struct fxt_record *rec)
 	case FXT_REC_BLOB: {
 		unsigned int size = (unsigned int)FXT_G(h, FXT_BLOB_SIZE_FIELD);
 
+		rec->u.blob.payload = NULL;	/* none unless it is whole */
 		reserved(&c, h, FXT_BLOB_RESERVED1_FIELD, "blob record");
 		reserved(&c, h, FXT_BLOB_RESERVED2_FIELD, "blob record");
 		check_provider(&c);
@@ -596,5 +597,9 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 	r->nbytes += bytes;
 	decode(r, rec);
 	rec->ts_ns = rec->ts ? ticks_to_ns(r, rec->ts) : 0;
+	if (rec->type == FXT_REC_BLOB && !(rec->flags & FXT_RF_MALFORMED) &&
+	    rec->u.blob.payload && rec->u.blob.blob_type == FXT_BLOB_TYPE_PERFETTO)
+		(void)fxt_perfetto_blob_time(rec->u.blob.payload, rec->u.blob.size,
+					     &rec->ts_ns);
 	return 1;
 }

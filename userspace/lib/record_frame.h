@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fxt/format.h"
+#include "libfxt.h"
 
 /*
  * The record whose header is at byte at of buf (len bytes): its span in
@@ -40,17 +41,26 @@ static inline size_t fxt_frame(const void *buf, size_t len, size_t at, bool whol
 
 /*
  * The time of a record fxt.ko writes, framed by fxt_frame() at byte at of
- * buf: events and scheduling records carry it in word 1. False for every
+ * buf: events and scheduling records carry it in word 1, a power event's
+ * Perfetto blob in its packet (fxt_perfetto_blob_time()). False for every
  * other record (strings, threads, names, metadata: they have no time).
  */
 static inline bool fxt_frame_time(const void *buf, size_t at, uint64_t header,
 				  size_t words, uint64_t *ts)
 {
+	const unsigned char *p = (const unsigned char *)buf + at;
 	unsigned int type = fxt_record_type(header);
+	size_t size;
 
+	if (type == FXT_REC_BLOB &&
+	    FXT_G(header, FXT_BLOB_TYPE_FIELD) == FXT_BLOB_TYPE_PERFETTO) {
+		size = (size_t)FXT_G(header, FXT_BLOB_SIZE_FIELD);
+		return size <= (words - 1) * 8 &&
+		       fxt_perfetto_blob_time(p + 8, size, ts);
+	}
 	if ((type != FXT_REC_EVENT && type != FXT_REC_SCHED) || words < 2)
 		return false;
-	memcpy(ts, (const unsigned char *)buf + at + 8, 8);
+	memcpy(ts, p + 8, 8);
 	return true;
 }
 
