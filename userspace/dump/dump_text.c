@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <fxt/perfetto.h>
+
 #include "dump_text.h"
 
 static void put_str(struct outbuf *o, struct fxt_str s)
@@ -70,6 +72,37 @@ static void put_thread(struct outbuf *o, struct fxt_reader *r, struct fxt_thread
 		fxt_ob_u64(o, t.ref);
 	}
 	fxt_ob_putc(o, '}');
+}
+
+/*
+ * The power events of a Perfetto blob (records.rst "Power"): each as
+ * cpu_idle or cpu_frequency, the CPU it is about, its time and state.
+ */
+static void put_power(struct outbuf *o, const struct fxt_record *rec)
+{
+	struct fxt_power_event ev[4];
+	int n;
+
+	if (rec->u.blob.blob_type != FXT_BLOB_TYPE_PERFETTO || !rec->u.blob.payload)
+		return;
+	n = fxt_perfetto_power_events(rec->u.blob.payload, rec->u.blob.size, ev, 4);
+	if (n < 0) {
+		OB_LIT(o, " <malformed packet>");
+		return;
+	}
+	for (int i = 0; i < n && i < 4; i++) {
+		const struct fxt_power_event *e = &ev[i];
+
+		fxt_ob_printf(o, " %s cpu=%u ts=%llu pid=%u ",
+			      e->event == FXT_PB_EVENT_CPU_IDLE ? "cpu_idle" : "cpu_frequency",
+			      e->cpu_id, (unsigned long long)e->ts, e->pid);
+		if (e->event == FXT_PB_EVENT_CPU_IDLE && e->state == FXT_PB_IDLE_EXIT)
+			OB_LIT(o, "state=exit");
+		else
+			fxt_ob_printf(o, "state=%u", e->state);
+	}
+	if (n > 4)
+		fxt_ob_printf(o, " (+%d more)", n - 4);
 }
 
 static void put_args(struct outbuf *o, struct fxt_reader *r, const struct fxt_record *rec)
@@ -207,6 +240,7 @@ void fxt_dump_record(struct outbuf *o, struct fxt_reader *r, const struct fxt_re
 		OB_LIT(o, "blob name=");
 		put_str(o, rec->u.blob.name);
 		fxt_ob_printf(o, " type=%u size=%u", rec->u.blob.blob_type, rec->u.blob.size);
+		put_power(o, rec);
 		break;
 	case FXT_REC_USERSPACE_OBJ:
 		OB_LIT(o, "uobject pointer=");

@@ -28,6 +28,9 @@
  *    name), local_timer_entry/exit or softirq_entry/exit, on the CPU that
  *    took it (irq_levels.c): Perfetto draws them on the CPU's own
  *    "Irq Cpu N" and "SoftIrq Cpu N" tracks.
+ *  - a power event (a Perfetto blob of fxt.ko's) is its cpu_idle or
+ *    cpu_frequency event as it is: Perfetto's "cpuidle" and "cpufreq"
+ *    counter tracks of the CPU;
  *  - fxt-collect's fxt/dropped counter sets lost_events in the CPU's next
  *    FtraceEventBundle: Perfetto's stats then say its data has a loss.
  * Everything else of the archive (other events, counters) is not written
@@ -36,6 +39,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+
+#include <fxt/perfetto.h>
 
 #include "grow.h"
 #include "irq_levels.h"
@@ -426,6 +431,25 @@ static void on_irq(struct pf *pf, const struct fxt_record *rec)
 	add_event(pf, ev.cpu, rec->ts_ns, 0, field[ev.kind][!ev.entry]);
 }
 
+/*
+ * A power blob (records.rst "Power"): its cpu_idle or cpu_frequency events
+ * as they are, in the bundle of the CPU they fired on.
+ */
+static void on_power(struct pf *pf, const struct fxt_record *rec)
+{
+	struct fxt_power_event ev[4];
+	int n;
+
+	if (rec->u.blob.blob_type != FXT_BLOB_TYPE_PERFETTO || !rec->u.blob.payload)
+		return;
+	n = fxt_perfetto_power_events(rec->u.blob.payload, rec->u.blob.size, ev, 4);
+	for (int i = 0; i < n && i < 4; i++) {
+		pb_varint_field(&pf->body, FXT_PB_POWER_STATE, ev[i].state);
+		pb_varint_field(&pf->body, FXT_PB_POWER_CPU_ID, ev[i].cpu_id);
+		add_event(pf, ev[i].cpu, ev[i].ts, ev[i].pid, ev[i].event);
+	}
+}
+
 static void on_wakeup(struct pf *pf, const struct fxt_record *rec, uint64_t ts)
 {
 	uint64_t waker = 0, tid = rec->u.wakeup.tid;
@@ -610,6 +634,10 @@ int fxt_perfetto_convert(struct fxt_merge *m, struct outbuf *o, struct progress 
 			break;
 		case FXT_REC_KERNEL_OBJ:
 			on_kobj(&pf, rec);
+			break;
+		case FXT_REC_BLOB:
+			flush_tree(&pf);
+			on_power(&pf, rec);
 			break;
 		default:
 			break;
