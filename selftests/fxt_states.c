@@ -206,8 +206,8 @@ static void wchan_of(pid_t tid, char *buf, size_t size)
  * switch of the scenario's threads is in both. Its text is kept next to
  * the archive as NAME-ftrace.txt: selftests/perfetto-check loads both
  * into Perfetto's trace processor and compares each thread's D and S
- * time and run time, the processes' parents, the threads' names and the
- * interrupts per CPU and handler.
+ * time and run time, the processes' parents, the threads' names, the
+ * interrupts per CPU and handler, and each CPU's idle residency.
  */
 #define FTRACE_DIR	"/sys/kernel/tracing/instances/fxt_states"
 static const char *const ftrace_events[] = {
@@ -222,6 +222,15 @@ static const char *const ftrace_irq_events[] = {
 	"irq/irq_handler_entry", "irq/softirq_entry", "irq_vectors",
 };
 
+/*
+ * Power: each CPU's idle states (and frequency, where cpufreq changes it),
+ * for the residency per CPU and state; fxt records them with -c all.
+ */
+static const char *const ftrace_power_events[] = {
+	"power/cpu_idle", "power/cpu_frequency",
+};
+static const char *const collect_args[] = { "-c", "all", NULL };
+
 static int ftrace_enable(const char *value)
 {
 	char path[PATH_MAX];
@@ -233,6 +242,10 @@ static int ftrace_enable(const char *value)
 	}
 	for (size_t i = 0; i < sizeof(ftrace_irq_events) / sizeof(ftrace_irq_events[0]); i++) {
 		snprintf(path, sizeof(path), FTRACE_DIR "/events/%s/enable", ftrace_irq_events[i]);
+		(void)kfile_write(path, value);
+	}
+	for (size_t i = 0; i < sizeof(ftrace_power_events) / sizeof(ftrace_power_events[0]); i++) {
+		snprintf(path, sizeof(path), FTRACE_DIR "/events/%s/enable", ftrace_power_events[i]);
 		(void)kfile_write(path, value);
 	}
 	return err;
@@ -445,7 +458,7 @@ static void run(void)
 	if (ret)
 		snprintf(R.ftrace_why, sizeof(R.ftrace_why),
 			 "no ftrace instance at " FTRACE_DIR ": %s", strerror(-ret));
-	if (collector_start_named(&R.coll, NAME, R.why, sizeof(R.why))) {
+	if (collector_start_named_with(&R.coll, NAME, collect_args, R.why, sizeof(R.why))) {
 		kmod_unload(MODNAME, buf, sizeof(buf));
 		if (R.ftrace_on)
 			ftrace_stop();

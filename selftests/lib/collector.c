@@ -91,12 +91,18 @@ pid_t collector_start(const char *archive, const char *mode,
 int collector_start_named(struct collector *c, const char *name, char *why,
 			  size_t why_size)
 {
+	return collector_start_named_with(c, name, NULL, why, why_size);
+}
+
+int collector_start_named_with(struct collector *c, const char *name,
+				const char *const *extra, char *why, size_t why_size)
+{
 	const char *tmp = env_tmpdir();
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->archive, sizeof(c->archive), "%s/%s.fxt", tmp, name);
 	snprintf(c->log, sizeof(c->log), "%s/%s-collect.log", tmp, name);
-	c->pid = collector_start(c->archive, "streaming", NULL, c->log, why,
+	c->pid = collector_start(c->archive, "streaming", extra, c->log, why,
 				 why_size);
 	if (c->pid < 0) {
 		c->pid = -1;

@@ -51,9 +51,12 @@ struct collector {
 };
 
 /*
- * collector_start() for c, named name, with -m streaming.
+ * collector_start() for c, named name, with -m streaming (and the extra
+ * arguments, a NULL-terminated list, of collector_start_named_with()).
  * Return: 0, or -1 with why filled in (the collector is then not running).
  */
+int collector_start_named_with(struct collector *c, const char *name,
+				const char *const *extra, char *why, size_t why_size);
 int collector_start_named(struct collector *c, const char *name, char *why,
 			  size_t why_size);
 /*
