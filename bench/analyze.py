@@ -25,8 +25,11 @@ rows = list(csv.DictReader(open(os.path.join(out, "raw.csv"))))
 
 TRACERS = ["none", "null-sched", "fxt-sched", "ftrace-sched", "trace-cmd",
            "bpf-sched", "perf-sched", "lttng-sched", "null-all", "fxt-all",
-           "ftrace-all", "bpf-all", "lttng-all"]
-SCOPE = {t: ("all" if t.endswith("-all") else "sched") for t in TRACERS}
+           "fxt-power", "ftrace-all", "bpf-all", "lttng-all"]
+# fxt-power records fxt-all's categories and power: its ns/event is over
+# the same events as fxt-all's (the empty probe counts no power event)
+SCOPE = {t: ("all" if t.endswith("-all") or t == "fxt-power" else "sched")
+         for t in TRACERS}
 WORKLOADS = ["pingpong", "messaging", "fork", "timer"]
 WL_DESC = {
     "pingpong": "two-thread pipe ping-pong on CPU 0",
@@ -208,7 +211,8 @@ if micro:
               "fxt-cpart2", "fxt-cpart3", "fxt-cpart4",
               "none-real-s", "none-real-d", "fxt-sched-real-s", "fxt-sched-real-d",
               "fxt-circ", "fxt-armed", "fxt-circ-block", "fxt-armed-block",
-              "fxt-wake-waking", "fxt-circ-waking", "ftrace-sched", "trace-cmd", "bpf-sched", "perf-sched",
+              "fxt-wake-waking", "fxt-circ-waking", "none-idle", "fxt-power-idle",
+              "ftrace-power-idle", "ftrace-sched", "trace-cmd", "bpf-sched", "perf-sched",
               "lttng-sched"]:
         d = mres.get(t)
         if not d:
@@ -262,6 +266,12 @@ if any(mres.get(p) for p, _ in PARTS):
                  "sched_waking, called with p = current: a wakeup of a running "
                  "task, written at once. fxt-wake records streaming with the "
                  "categories fxt-circ records (-c sched,wakeup).")
+    if mres.get("fxt-power-idle") or mres.get("ftrace-power-idle"):
+        L.append("\n-idle: probebench tp=cpu_idle, the probes attached to cpu_idle, "
+                 "called as the idle loop calls them on entry (state 1, this CPU, "
+                 "interrupts off). fxt-power records every category, power too "
+                 "(-c all); ftrace-power enables ftrace-all's events and "
+                 "power/cpu_idle, power/cpu_frequency; none-idle: no probe.")
     rec = mres.get("part-record", {}).get("net")
     fx = mres.get("fxt-sched", {}).get("net")
     if rec is not None and fx is not None:
@@ -383,6 +393,10 @@ ptarget("fxt-armed-block", "fxt-sched", 1.5,
         "fxt-armed-block (armed, a blocking switch) <= 1.5x fxt-sched")
 ptarget("fxt-circ-waking", "fxt-wake-waking", 1.3,
         "fxt-circ-waking (circular, the sched_waking probe) <= 1.3x fxt-wake-waking")
+# The power category: its cpu_idle probe against ftrace's on the same
+# tracepoint (records.rst, "Power").
+ptarget("fxt-power-idle", "ftrace-power-idle", 1,
+        "fxt-power-idle (the cpu_idle probe) <= 1x ftrace-power-idle")
 # A plain switch costs what it cost before sleep events, parents and
 # command lines (fxt-base: bench/fxt-base/build.sh, the same guest boot).
 ptarget("fxt-sched", "fxt-base", 1.05,
@@ -554,6 +568,35 @@ if any(parts.values()):
                  f"{fmt(per('ev_bytes', 'ev_records'), 1)} | {fmt(p['other_bytes'])} | "
                  f"{fmt(per('out_bytes', 'events'), 1)} | "
                  f"{fmt(p['floor_ordered'], 1)} | {fmt(p['floor'], 1)} |")
+
+# The power category (fxt-power = fxt-all's categories and power): what
+# it adds to a workload's time and to the archive, to decide its default.
+pw_rows = []
+for w in WORKLOADS:
+    a, p = res.get((w, "fxt-all"), {}), res.get((w, "fxt-power"), {})
+    rs = [r for r in runs.get((w, "fxt-power"), []) if num(r.get("power"))]
+    if not p or not rs:
+        continue
+    n = med([num(r["power"]) for r in rs])
+    per_ev = med([num(r["power_bytes"]) / num(r["power"]) for r in rs])
+    share = med([num(r["power_bytes"]) / num(r["out_bytes"]) for r in rs
+                 if num(r.get("out_bytes"))])
+    per_sw = med([num(r["power"]) / num(r["switches"]) for r in rs if num(r.get("switches"))])
+    pw_rows.append(f"| {w} | {fmt(a.get('ovh_pct'), 1)}% | {fmt(p.get('ovh_pct'), 1)}% | "
+                   f"{fmt(n)} | {fmt(per_sw, 2)} | {fmt(per_ev, 1)} | "
+                   f"{fmt(100 * share if share is not None else None, 1)}% |")
+if pw_rows:
+    L.append("\n## The power category\n")
+    L.append("fxt-power records fxt-all's categories and power (cpu_idle, "
+             "cpu_frequency: one blob record of an embedded Perfetto packet per "
+             "event, records.rst \"Power\"). Overheads: the median over "
+             "repetitions of the wall time added to the untraced run; power "
+             "events, per switch, bytes per power event and their share of the "
+             "archive: medians over the fxt-power runs (bench/fxtcount.c).\n")
+    L.append("| workload | fxt-all overhead | fxt-power overhead | power events | "
+             "per switch | B/power event | share of archive bytes |")
+    L.append("|---|---:|---:|---:|---:|---:|---:|")
+    L.extend(pw_rows)
 
 if keep:
     L.append("\n## Streaming keep-up run\n")

@@ -47,13 +47,13 @@ micro_rounds=${BENCH_MICRO_ROUNDS:-5}
 phases=${BENCH_PHASES:-runs micro keepup}
 keepup_n=${BENCH_KEEPUP:-150000}
 workloads=${BENCH_WORKLOADS:-pingpong messaging fork timer}
-tracers=${BENCH_TRACERS:-none null-sched null-all fxt-sched fxt-all fxt-wake fxt-circ fxt-armed ftrace-sched ftrace-all trace-cmd bpf-sched bpf-all perf-sched lttng-sched lttng-all}
+tracers=${BENCH_TRACERS:-none null-sched null-all fxt-sched fxt-all fxt-power fxt-wake fxt-circ fxt-armed ftrace-sched ftrace-all trace-cmd bpf-sched bpf-all perf-sched lttng-sched lttng-all}
 FTRACE_KB=8192			# per CPU, like fxt-collect's default -b 8M
 
 raw=$out/raw.csv
 log=$out/guest.log
 mkdir -p "$out"
-echo "workload,tracer,rep,wall_ns,ops,ok,events,lost,out_bytes,switches,np_count,np_switches,cpu_user_s,cpu_sys_s,maxrss_kb,status,start_ms,stop_ms,np_vectors,np_names,saves,sw_bytes,other_bytes,wakeups,wk_bytes,ev_records,ev_bytes,sleeps,sleep_bytes" >"$raw"
+echo "workload,tracer,rep,wall_ns,ops,ok,events,lost,out_bytes,switches,np_count,np_switches,cpu_user_s,cpu_sys_s,maxrss_kb,status,start_ms,stop_ms,np_vectors,np_names,saves,sw_bytes,other_bytes,wakeups,wk_bytes,ev_records,ev_bytes,sleeps,sleep_bytes,power,power_bytes" >"$raw"
 : >"$log"
 
 say() { echo "bench: $*" | tee -a "$log" >&2; }
@@ -178,7 +178,7 @@ run_workload() {
 # per-run results, reset by each run
 reset_vals() {
 	ok=1 events= lost= obytes= switches= npc= nps= npv= npn= cu= cs= rss= pid= status=
-	saves= wraps= records= swb= otb= wkn= wkb= evn= evb= sln= slb=
+	saves= wraps= records= swb= otb= wkn= wkb= evn= evb= sln= slb= pwn= pwb=
 }
 
 # stop_pid: SIGINT the tracer (through bench/rusage), wait at most 60 s,
@@ -209,6 +209,8 @@ read_rusage() {
 file_size() { obytes=$(stat -c %s "$1" 2>/dev/null); }
 
 FTRACE_SCHED="sched/sched_switch"
+# the power category's tracepoints (ftrace-power: ftrace-all's and these)
+FTRACE_POWER="power/cpu_idle power/cpu_frequency"
 FTRACE_ALL="sched/sched_switch sched/sched_waking sched/sched_wakeup_new irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit"
 # and the x86 interrupt vectors fxt's irq category hooks (module/fxt_probes.c)
 for v in local_timer reschedule call_function call_function_single irq_work \
@@ -245,10 +247,11 @@ start_tracer() {
 		local a=1
 		[ "$1" = null-sched ] && a=0
 		insmod /tmp/bench/mod/nullprobe.ko all=$a || ok=0 ;;
-	fxt-sched|fxt-all|fxt-wake|fxt-part[12]|fxt-base)
+	fxt-sched|fxt-all|fxt-wake|fxt-power|fxt-part[12]|fxt-base)
 		local c=sched,wakeup,irq,softirq
 		[ "$1" = fxt-wake ] && c=sched,wakeup
-		[ "$1" = fxt-all ] || [ "$1" = fxt-wake ] || c=sched
+		[ "$1" = fxt-power ] && c=all	# fxt-all's and power
+		[ "$1" = fxt-all ] || [ "$1" = fxt-wake ] || [ "$1" = fxt-power ] || c=sched
 		: >/tmp/tr.err
 		$B/rusage /tmp/ru -- $B/fxt-collect -m streaming -c $c \
 			-o /tmp/t.fxt 2>/tmp/tr.err &
@@ -262,9 +265,10 @@ start_tracer() {
 			"${trig[@]}" -o /tmp/t.fxt 2>/tmp/tr.err &
 		pid=$!
 		wait_for /tmp/tr.err "tracing started" || ok=0 ;;
-	ftrace-sched|ftrace-all)
+	ftrace-sched|ftrace-all|ftrace-power)
 		local e evs=$FTRACE_SCHED
 		[ "$1" = ftrace-all ] && evs=$FTRACE_ALL
+		[ "$1" = ftrace-power ] && evs="$FTRACE_ALL $FTRACE_POWER"
 		echo 0 >$T/tracing_on
 		echo $FTRACE_KB >$T/buffer_size_kb
 		echo >$T/trace
@@ -320,7 +324,7 @@ stop_tracer() {
 	fxt-part[12]|fxt-cpart[234]|fxt-base)
 		stop_pid || ok=0
 		read_rusage ;;
-	fxt-sched|fxt-all)
+	fxt-sched|fxt-all|fxt-power)
 		stop_pid || ok=0
 		read_rusage
 		parse_fxt
@@ -335,11 +339,14 @@ stop_tracer() {
 		[[ $l =~ \ events=([0-9]+) ]] && evn=${BASH_REMATCH[1]}
 		[[ $l =~ ev_bytes=([0-9]+) ]] && evb=${BASH_REMATCH[1]}
 		[[ $l =~ \ sleeps=([0-9]+) ]] && sln=${BASH_REMATCH[1]}
-		[[ $l =~ sleep_bytes=([0-9]+) ]] && slb=${BASH_REMATCH[1]} ;;
-	ftrace-sched|ftrace-all)
+		[[ $l =~ sleep_bytes=([0-9]+) ]] && slb=${BASH_REMATCH[1]}
+		[[ $l =~ \ power=([0-9]+) ]] && pwn=${BASH_REMATCH[1]}
+		[[ $l =~ power_bytes=([0-9]+) ]] && pwb=${BASH_REMATCH[1]} ;;
+	ftrace-sched|ftrace-all|ftrace-power)
 		echo 0 >$T/tracing_on
 		local evs=$FTRACE_SCHED e
 		[ "$1" = ftrace-all ] && evs=$FTRACE_ALL
+		[ "$1" = ftrace-power ] && evs="$FTRACE_ALL $FTRACE_POWER"
 		for e in $evs; do echo 0 >$T/events/$e/enable; done
 		events=0 lost=0 obytes=0
 		for f in $T/per_cpu/cpu*/stats; do
@@ -404,7 +411,7 @@ run_one() {
 		sed 's/^/    /' /tmp/tr.err >>"$log" 2>/dev/null
 		dmesg | tail -5 | sed 's/^/    dmesg: /' >>"$log"
 	fi
-	echo "$w,$t,$rep,$ns,$ops,$ok,$events,$lost,$obytes,$switches,$npc,$nps,$cu,$cs,$rss,$status,$((t1 - t0)),$((t3 - t2)),$npv,$npn,$saves,$swb,$otb,$wkn,$wkb,$evn,$evb,$sln,$slb" >>"$raw"
+	echo "$w,$t,$rep,$ns,$ops,$ok,$events,$lost,$obytes,$switches,$npc,$nps,$cu,$cs,$rss,$status,$((t1 - t0)),$((t3 - t2)),$npv,$npn,$saves,$swb,$otb,$wkn,$wkb,$evn,$evb,$sln,$slb,$pwn,$pwb" >>"$raw"
 }
 
 # perf_in_rep REP: whether perf-sched runs in repetition REP (perf_reps of
@@ -445,12 +452,14 @@ if [[ " $phases " == *" micro "* ]]; then
 		for t in $(printf '%s\n' none null-sched fxt-sched fxt-circ fxt-armed \
 				none-real-s none-real-d fxt-sched-real-s fxt-sched-real-d \
 				fxt-circ-block fxt-armed-block fxt-wake-waking fxt-circ-waking \
+				none-idle fxt-power-idle ftrace-power-idle \
 				ftrace-sched trace-cmd \
 				bpf-sched perf-sched $micro_lttng $micro_parts | shuf); do
 			reset_vals
 			case $t in fxt-part* | fxt-cpart* | fxt-base) swap_fxt /tmp/bench/mod/$t.ko || ok=0 ;; esac
 			tr=${t%-block}
 			tr=${tr%-waking}
+			tr=${tr%-idle}
 			tr=${tr%-real-?}
 			start_tracer "$tr"
 			r="- - -"
@@ -466,6 +475,10 @@ if [[ " $phases " == *" micro "* ]]; then
 			# running task, written at once), in streaming
 			# (fxt-wake: the categories fxt-circ records) or circular
 			[[ $t == *-waking ]] && args="tp=sched_waking"
+			# -idle: the probes on cpu_idle, as the idle loop calls
+			# them on entry (fxt-power: every category, power too;
+			# ftrace-power: ftrace-all's events and power's)
+			[[ $t == *-idle ]] && args="tp=cpu_idle"
 			[[ $t == *-real-s ]] && args="real=1 prev_state=1 batches=1000"
 			[[ $t == *-real-d ]] && args="real=1 prev_state=2 batches=1000"
 			# shellcheck disable=SC2086 # args: several parameters

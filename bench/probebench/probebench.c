@@ -25,6 +25,8 @@
  * tp=sched_waking times the probes attached to sched_waking instead,
  * called with p = current (a running task: a wakeup that changes nothing,
  * written at once, as a wakeup of a task still on its CPU is).
+ * tp=cpu_idle times those attached to cpu_idle, called as the idle loop
+ * calls them on entry (state 1, this CPU), with interrupts off.
  *
  * real=1 times the probes on real switches instead (pb_real()): a kernel
  * thread sleeps `batches` times in usleep_range_state(), switching out
@@ -83,6 +85,8 @@ typedef void (*switch_probe_t)(void *data, bool preempt,
 			       struct task_struct *next,
 			       unsigned int prev_state);
 typedef void (*waking_probe_t)(void *data, struct task_struct *p);
+typedef void (*idle_probe_t)(void *data, unsigned int state,
+			     unsigned int cpu_id);
 
 static int pb_cmp(const void *a, const void *b)
 {
@@ -146,7 +150,8 @@ static unsigned int pb_nprobes;
 /* The batches: pb_times[] and pb_nprobes. */
 static noinline void pb_measure(void)
 {
-	bool waking = strcmp(tp, "sched_switch");
+	bool waking = !strcmp(tp, "sched_waking");
+	bool idle = !strcmp(tp, "cpu_idle");
 	struct tracepoint_func *f;
 	unsigned int b, i, nprobes = 0;
 	unsigned long flags;
@@ -166,7 +171,11 @@ static noinline void pb_measure(void)
 				pb_part(part);
 				continue;
 			}
-			if (p && waking)
+			if (p && idle)
+				for (; p->func; p++)
+					((idle_probe_t)p->func)(p->data, 1,
+								smp_processor_id());
+			else if (p && waking)
 				for (; p->func; p++)
 					((waking_probe_t)p->func)(p->data,
 								  current);
@@ -290,7 +299,8 @@ static int __init pb_init(void)
 	unsigned int nprobes;
 	u64 *t;
 
-	if (strcmp(tp, "sched_switch") && strcmp(tp, "sched_waking"))
+	if (strcmp(tp, "sched_switch") && strcmp(tp, "sched_waking") &&
+	    strcmp(tp, "cpu_idle"))
 		return -EINVAL;
 	if (real && strcmp(tp, "sched_switch"))
 		return -EINVAL;
