@@ -10,8 +10,10 @@
  * Per interrupt handler: count, time, average and maximum. Interrupt time
  * is exclusive: a hard interrupt nested in a softirq counts for the hard
  * interrupt only. Per thread, time blocked in S and in D, and per function
- * blocked in, the D sleeps (sleep events, lib/sleep_event.c). Latency
- * triggers' events, when there are any.
+ * blocked in, the D sleeps (sleep events, lib/sleep_event.c). Per CPU,
+ * idle residency by state and mean frequency, when the archive has
+ * cpu_idle or cpu_frequency events. Latency triggers' events, when there
+ * are any.
  *
  * Memory is per thread, per CPU and per handler name; records stream
  * through libfxt's merge (lib/merge.c: a first pass over the record
@@ -23,8 +25,8 @@
  * report_events.c (records to events, in time order), report_stats.c (the
  * analysis), report_pipeline.c (--threads 2), report_print.c (tables),
  * report_processes.c (the Processes section), report_blocked.c (the
- * Blocked in section) and report_triggers.c (the
- * Triggers section).
+ * Blocked in section), report_power.c (the Power section) and
+ * report_triggers.c (the Triggers section).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -51,8 +53,8 @@ static const char usage[] =
 "                   s, d, dmax (time in S, in D, longest D);\n"
 "                   or tid, comm (ascending)\n"
 "  -c, --csv        machine-readable CSV: one block per table (threads,\n"
-"                   cpus, irqs, processes; blocked, triggers), each with\n"
-"                   a header row, times in ns\n"
+"                   cpus, irqs, processes; blocked, power, triggers), each\n"
+"                   with a header row, times in ns\n"
 "  -j, --threads N  1 (default): decode and analyse on one thread; 2: the\n"
 "                   analysis on a second thread, faster when a second CPU\n"
 "                   is idle, slower when it is busy; same output\n"
@@ -74,6 +76,12 @@ static const char usage[] =
 "Blocked in (only if the archive has D sleeps): per function a thread\n"
 "blocked in (the D event's blocked_in, else \"(unknown)\"), the count of D\n"
 "sleeps, their total, p99 and maximum time, and the top 3 threads by D time.\n"
+"Power (only if the archive has cpu_idle or cpu_frequency events), per CPU\n"
+"the events are about: the time in each idle state and active (after an\n"
+"idle exit), with % and idle entries, from the CPU's first cpu_idle event;\n"
+"the time-weighted mean frequency, its minimum, maximum and CHANGES (events\n"
+"that changed it), from its first cpu_frequency event; both up to the last\n"
+"timestamp, \"-\" when the CPU had no such event.\n"
 "Triggers (only if the archive has any, all of them): each latency trigger's\n"
 "event (fxt-collect --trigger): time from the archive's start, CPU, kind,\n"
 "thread, latency, threshold, trigger number, and if it opened the window.\n"

@@ -9,6 +9,8 @@
  *   report_triggers.c  the latency triggers' events, their own section
  *   report_blocked.c   sleeps in D by the function blocked in: names
  *                      (reading side), samples (analysis), their section
+ *   report_power.c     cpu_idle and cpu_frequency events: per-CPU idle
+ *                      residency and mean frequency, their section
  *
  * Internal to the tools: not part of libfxt.h.
  */
@@ -159,6 +161,7 @@ struct report {
 	size_t ncpus;
 	struct hstat *hstats;	/* by handler id */
 	size_t nhstats;
+	struct power *power;	/* report_power.c; NULL until a power event */
 	uint64_t switches, wakeups;
 	bool early;		/* one thread: per-CPU parts applied when decoded */
 	bool irqs_mixed;	/* a CPU's interrupts came from two cursors */
@@ -175,12 +178,14 @@ struct report {
 enum ev_kind {
 	EV_SWITCH, EV_WAKEUP, EV_IRQ_BEGIN, EV_IRQ_END, EV_DROP,
 	EV_MARK,	/* only a place in the time order (see keep_order()) */
+	EV_POWER,	/* cpu_idle or cpu_frequency (report_power.c) */
 };
 
 #define EVF_OUT		(1u << 0)	/* outgoing thread known */
 #define EVF_IN		(1u << 1)	/* incoming thread known */
 #define EVF_PIDS	(1u << 2)	/* pids valid (subtype 0 switch) */
 #define EVF_SOFT	(1u << 3)	/* softirq, not a hard interrupt */
+#define EVF_FREQ	(1u << 4)	/* power: cpu_frequency, not cpu_idle */
 
 struct ev {
 	uint64_t ts;		/* ns */
@@ -189,10 +194,11 @@ struct ev {
 	uint64_t in_tid;
 	uint64_t in_pid;
 	uint32_t handler;	/* irq begin: handler id, UINT32_MAX unknown; */
-				/* switch with sleep 'D': blocked_in function id */
+				/* switch with sleep 'D': blocked_in function id; */
+				/* power: the state (idle state, or kHz) */
 	uint32_t out_idx;	/* analysis: thread state index of out_tid, or NO_THREAD */
 	uint32_t in_idx;	/* analysis: thread state index of in_tid, or NO_THREAD */
-	uint16_t cpu;
+	uint16_t cpu;		/* power: the CPU the event is about (cpu_id) */
 	uint8_t kind;		/* enum ev_kind */
 	uint8_t flags;		/* EVF_* */
 	uint8_t out_state;
@@ -262,5 +268,18 @@ const char *report_comm_of(const struct report *rp, const struct tstat *t);
 bool report_trigger_record(struct report *rp, const struct fxt_record *rec);
 /* The Triggers section, in time order; nothing without triggers. */
 void report_print_triggers(struct report *rp, struct outbuf *o, bool csv);
+
+/* ------------------------------------------------------------------ */
+/* Power: cpu_idle and cpu_frequency (report_power.c).                  */
+
+/* A blob record's power event as e (reading side): false if it has none. */
+bool report_power_event(const struct fxt_record *rec, struct ev *e);
+/* Apply a power event, in time order (analysis side). */
+void report_power_apply(struct report *rp, const struct ev *e);
+/* Count every CPU's current idle state and frequency up to end. */
+void report_power_finish(struct report *rp, uint64_t end);
+/* The Power section; nothing without power events. */
+void report_print_power(struct report *rp, struct outbuf *o, bool csv);
+void report_power_free(struct report *rp);
 
 #endif /* LIBFXT_REPORT_H */

@@ -147,8 +147,13 @@ static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_re
 			sleep_paired(q, rec, e);
 		return true;
 	}
-	if (rec->type != FXT_REC_EVENT)
-		return false;
+	if (rec->type != FXT_REC_EVENT) {
+		/* A power event (report_power.c): its time is in the span too. */
+		if (rec->type != FXT_REC_BLOB || !report_power_event(rec, e))
+			return false;
+		saw_ts(rp, e->ts);
+		return true;
+	}
 	ts = rec->ts_ns;
 	saw_ts(rp, ts);
 	e->ts = ts;

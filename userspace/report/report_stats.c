@@ -11,7 +11,8 @@
  * and idle time (idle is thread koid 0), hard and soft interrupt time,
  * switches, dropped records. Per interrupt handler: count, time, maximum.
  * Interrupt time is exclusive: a hard interrupt nested in a softirq counts
- * for the hard interrupt only.
+ * for the hard interrupt only. Power events (cpu_idle, cpu_frequency) are
+ * report_power.c's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -397,6 +398,9 @@ void report_apply(struct report *rp, const struct ev *e)
 		}
 		break;
 	}
+	case EV_POWER:
+		report_power_apply(rp, e);
+		break;
 	case EV_MARK:
 		break;
 	}
@@ -520,6 +524,7 @@ void report_finish(struct report *rp)
 				t->wait_max = end - t->since;
 		}
 	}
+	report_power_finish(rp, end);
 	for (i = 0; i < rp->nhandlers && i < rp->nhstats; i++) {
 		rp->handlers[i].count = rp->hstats[i].count;
 		rp->handlers[i].total_ns = rp->hstats[i].total_ns;
@@ -543,6 +548,7 @@ void report_free(struct report *rp)
 	free(rp->tids);
 	free(rp->sleeps);
 	report_blocked_free(rp);
+	report_power_free(rp);
 	free(rp->threads);
 	free(rp->cpus);
 	free(rp->handlers);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fxt/perfetto.h>
+
 #include "archives.h"
 
 #define IRQ_PID		FXT_KOID_IRQ_PROCESS
@@ -1243,6 +1245,92 @@ static void build_sleep_states(struct fxt_writer *w)
 			 fxt_thread_inline(0, 0), 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* Report archives.                                                     */
+
+/* A power event as fxt.ko writes it: one Perfetto packet in a blob. */
+static void power_blob(struct fxt_writer *w, unsigned int event, uint32_t cpu, uint64_t ms,
+		       uint32_t state)
+{
+	__u8 buf[FXT_PB_POWER_PACKET_MAX];
+	unsigned int n = fxt_pb_power_packet(buf, event, cpu, ms * 1000000, 0, state);
+
+	fxt_write_blob(w, fxt_str(FXT_BLOB_NAME_PERFETTO), FXT_BLOB_TYPE_PERFETTO, buf, n);
+}
+
+#define IDLE(w, cpu, ms, state)	power_blob(w, FXT_PB_EVENT_CPU_IDLE, cpu, ms, state)
+#define FREQ(w, cpu, ms, khz)	power_blob(w, FXT_PB_EVENT_CPU_FREQUENCY, cpu, ms, khz)
+#define MS			1000000ull
+
+/*
+ * cpu_idle and cpu_frequency events of three CPUs over 1..11 ms, their
+ * figures worked out by hand in tests/run-tests.sh (2c). CPU 0: idle from
+ * 3 ms, state 1 twice (3..5, 8..9 ms), state 2 once (7..8, left for 1
+ * without an exit), active 5..7 and 9..11: 4 of 8 ms; 1 GHz from 2 ms,
+ * 2 GHz from 6 ms (a second 2 GHz event at 10 ms is no change): mean
+ * (4 x 1 + 5 x 2) / 9 GHz. CPU 1: idle from 4 ms, state 0 until 10 ms.
+ * CPU 2: no cpu_idle, 800 MHz from 5 ms, written by CPU 1 (one cpufreq
+ * policy). A loss report blob (no power event) changes nothing.
+ */
+static void build_power(struct fxt_writer *w)
+{
+	prelude_two_cpus(w);
+	fxt_write_process(w, 100, "worker");
+	fxt_write_thread_kobj(w, 100, "worker", 100);
+	fxt_write_process(w, 200, "spinner");
+	fxt_write_thread_kobj(w, 200, "spinner", 200);
+
+	fxt_write_provider_section(w, 0);
+	fxt_write_switch(w, 0, 1 * MS, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(100, 100), 20);
+	FREQ(w, 0, 2, 1000000);
+	fxt_write_switch(w, 0, 3 * MS, FXT_THREAD_BLOCKED, fxt_thread_inline(100, 100), 20,
+			 fxt_thread_inline(0, 0), 0);
+	IDLE(w, 0, 3, 1);
+	IDLE(w, 0, 5, FXT_PB_IDLE_EXIT);
+	fxt_write_wakeup(w, 0, 5 * MS, 100, 20, 0);
+	fxt_write_switch(w, 0, 5 * MS, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(100, 100), 20);
+	FREQ(w, 0, 6, 2000000);
+	fxt_write_switch(w, 0, 7 * MS, FXT_THREAD_BLOCKED, fxt_thread_inline(100, 100), 20,
+			 fxt_thread_inline(0, 0), 0);
+	IDLE(w, 0, 7, 2);
+	IDLE(w, 0, 8, 1);
+	IDLE(w, 0, 9, FXT_PB_IDLE_EXIT);
+	FREQ(w, 0, 10, 2000000);
+
+	fxt_write_provider_section(w, 1);
+	fxt_write_switch(w, 1, 1 * MS, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(200, 200), 20);
+	fxt_write_perfetto_lost_events(w, 1);
+	fxt_write_switch(w, 1, 4 * MS, FXT_THREAD_BLOCKED, fxt_thread_inline(200, 200), 20,
+			 fxt_thread_inline(0, 0), 0);
+	IDLE(w, 1, 4, 0);
+	FREQ(w, 2, 5, 800000);
+	IDLE(w, 1, 10, FXT_PB_IDLE_EXIT);
+	fxt_write_wakeup(w, 1, 10 * MS, 200, 20, 0);
+	fxt_write_switch(w, 1, 10 * MS, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(200, 200), 20);
+	fxt_write_switch(w, 1, 11 * MS, FXT_THREAD_NEW, fxt_thread_inline(200, 200), 20,
+			 fxt_thread_inline(0, 0), 0);
+}
+
+/*
+ * Power events but no idle state entered: a CPU idle from an exit on
+ * (active throughout), with no state of its own (the fuzzer's first find
+ * in the Power section), and a frequency event at the last timestamp.
+ */
+static void build_power_no_state(struct fxt_writer *w)
+{
+	prelude(w);
+	fxt_write_switch(w, 0, 1 * MS, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(100, 100), 20);
+	IDLE(w, 0, 2, FXT_PB_IDLE_EXIT);
+	fxt_write_switch(w, 0, 3 * MS, FXT_THREAD_NEW, fxt_thread_inline(100, 100), 20,
+			 fxt_thread_inline(0, 0), 0);
+	FREQ(w, 0, 3, 1200000);
+}
+
 #define GOLDEN(n, fn, desc) { .name = n, .kind = T_GOLDEN, .build = fn, .what = desc }
 /* A golden archive Perfetto must read as the tools do (perfetto-check). */
 #define GOLDEN_PERFETTO(n, fn, desc)					\
@@ -1280,6 +1368,11 @@ const struct tcase tcases[] = {
 	       "CPUs 0 and 256: the 8-bit cpu field of their switches is 0 on both"),
 	GOLDEN_PERFETTO("sleep-states", build_sleep_states,
 	       "sleep events D (with and without blocked_in), I, P, t, one unpaired"),
+
+	{ .name = "power", .kind = T_REPORT, .build = build_power,
+	  .what = "cpu_idle and cpu_frequency events of three CPUs, and a loss report" },
+	{ .name = "power-no-state", .kind = T_REPORT, .build = build_power_no_state,
+	  .what = "an idle exit but no idle state entered; a frequency at the end" },
 
 	{ .name = "empty", .kind = T_CHECK, .build = build_empty,
 	  .nexpect = 1, .expect = { FXT_D_NO_MAGIC }, .golden_check = true,

@@ -3,7 +3,8 @@
  * archives.h - the test archives, built with the writer (and raw words for
  * the defective ones). Golden archives are checked against the committed
  * outputs in tests/golden/; check archives each carry a defect and list the
- * exact set of diagnostics fxt-dump --check must report for them.
+ * exact set of diagnostics fxt-dump --check must report for them; report
+ * archives are for fxt-report's output alone (a section of its own).
  */
 #ifndef FXT_TESTS_ARCHIVES_H
 #define FXT_TESTS_ARCHIVES_H
@@ -13,6 +14,8 @@
 enum tcase_kind {
 	T_GOLDEN,	/* well-formed: compared with tests/golden/<name>.* */
 	T_CHECK,	/* defective: exact diagnostics expected */
+	T_REPORT,	/* well-formed: only fxt-report's output compared with */
+			/* tests/golden/<name>.report and .csv */
 };
 
 #define TCASE_MAX_EXPECT 6

@@ -2,7 +2,7 @@
 /*
  * mkarchive - write one of the test archives of archives.c to a file.
  *
- *   mkarchive --list          name, kind (golden/check), whether the
+ *   mkarchive --list          name, kind (golden/check/report), whether the
  *                             tools read it as the unit tests do ("cli"),
  *                             "golden-check" when its --check output is
  *                             compared with tests/golden/NAME.check (else
@@ -75,7 +75,8 @@ int main(int argc, char **argv)
 						sev = "error";
 			}
 			printf("%s %s %s %s %s %s\n", t->name,
-			       t->kind == T_GOLDEN ? "golden" : "check",
+			       t->kind == T_GOLDEN ? "golden" :
+			       t->kind == T_CHECK ? "check" : "report",
 			       t->bufsize || t->memlimit ? "unit" : "cli",
 			       t->golden_check ? "golden-check" : "-", sev,
 			       t->perfetto ? "perfetto" : "-");

@@ -9,7 +9,7 @@ A decoder that shares nothing with fxt-dump's encoder (dump/protobuf.c,
 dump/perfetto.c): the wire format from the Protocol Buffers documentation
 ("Encoding"), the field numbers from Perfetto's public protos (trace.proto,
 trace_packet.proto, ftrace/ftrace_event_bundle.proto, ftrace_event.proto,
-sched.proto, ps/process_tree.proto, system_info.proto,
+sched.proto, power.proto, ps/process_tree.proto, system_info.proto,
 interned_data/interned_data.proto, profiling/profile_common.proto). Every
 field must be one of those the converter is meant to write, with its wire
 type; the text names each field, one packet per line.
@@ -34,6 +34,8 @@ SCHEMA = {
                           3: ("lost_events", "u")},
     "FtraceEvent": {1: ("timestamp", "u"), 2: ("pid", "u"),
                     4: ("sched_switch", "SchedSwitch"),
+                    11: ("cpu_frequency", "CpuFrequency"),
+                    13: ("cpu_idle", "CpuIdle"),
                     18: ("sched_blocked_reason", "SchedBlockedReason"),
                     20: ("sched_waking", "SchedWaking"),
                     24: ("softirq_entry", "Softirq"),
@@ -44,6 +46,8 @@ SCHEMA = {
                     559: ("local_timer_entry", "Empty"),
                     560: ("local_timer_exit", "Empty")},
     "Softirq": {1: ("vec", "u")},
+    "CpuFrequency": {1: ("state", "u"), 2: ("cpu_id", "u")},
+    "CpuIdle": {1: ("state", "u"), 2: ("cpu_id", "u")},
     "IrqHandlerEntry": {1: ("irq", "i"), 2: ("name", "s"), 3: ("handler", "u")},
     "IrqHandlerExit": {1: ("irq", "i"), 2: ("ret", "i")},
     "Empty": {},
