@@ -14,6 +14,11 @@
 #      (its Perfetto side only with a trace processor, else one skip);
 #      tests/spec-decode.py, a decoder written from the specification
 #      alone, reads every record and field as fxt-dump prints them;
+#   2c. report archives (mkarchive kind "report"): fxt-report and --csv
+#      output compared with tests/golden/, the same with --threads 2, and
+#      fxt-dump's text and --perfetto (decoded) likewise; the
+#      power archive's Power figures against ones worked out by hand, and
+#      no Power section without power events;
 #   3. defective archives: fxt-dump --check fails with "offset 0x..." lines
 #      (warnings only: passes, every line a warning; the golden-check ones:
 #      exactly tests/golden/NAME.check; every reserved() of lib/reader_decode.c
@@ -167,6 +172,116 @@ if [ "$REGEN" != --regenerate ]; then
 		echo "perfetto-check: no trace processor (trace_processor_shell, PERFETTO_TP): the Perfetto side of the golden archives skipped"
 		skip=$((skip + 1))
 	fi
+fi
+
+# 2c. Report archives: a section of fxt-report's of their own, its output
+# alone compared (fxt-dump's is the golden archives'), with --threads 2
+# the same.
+if [ $have_report = 1 ]; then
+	for name in $(awk '$2 == "report" { print $1 }' "$tmp/list"); do
+		"$B/mkarchive" "$name" "$name.fxt" || { bad "mkarchive $name"; continue; }
+		for fmt in report csv; do
+			opt=; [ $fmt = csv ] && opt=--csv
+			"$B/fxt-report" $opt "$name.fxt" >"$name.$fmt" 2>"$name.err"
+			rc=$?
+			if [ $rc -eq 0 ] && [ ! -s "$name.err" ]; then
+				compare "$name" $fmt "$name.$fmt"
+			else
+				bad "fxt-report $opt $name: $rc $(cat "$name.err")"
+			fi
+			"$B/fxt-report" $opt --threads 2 "$name.fxt" >"$name.$fmt.2" 2>&1
+			if cmp -s "$name.$fmt" "$name.$fmt.2"; then ok; else bad "fxt-report $opt --threads 2 $name differs"; fi
+		done
+		# fxt-dump's text and --perfetto (decoded) of them too: the
+		# power events on their blob's line, and as the ftrace events
+		"$B/fxt-dump" "$name.fxt" >"$name.dump" 2>"$name.err"
+		rc=$?
+		if [ $rc -eq 0 ] && [ ! -s "$name.err" ]; then compare "$name" dump "$name.dump"; else bad "fxt-dump $name: $rc $(cat "$name.err")"; fi
+		"$B/fxt-dump" --perfetto "$name.fxt" >"$name.pftrace" 2>"$name.err"
+		rc=$?
+		if [ $rc -eq 0 ] && [ ! -s "$name.err" ] &&
+		   "$PY" "$T/perfetto-decode.py" "$name.pftrace" >"$name.perfetto"; then
+			compare "$name" perfetto "$name.perfetto"
+		else
+			bad "fxt-dump --perfetto $name: $rc $(cat "$name.err")"
+		fi
+	done
+fi
+# The power archive's Power section (tests/archives.c, build_power), by
+# hand rather than from a golden the code wrote: CPU 0 idle 8 ms from its
+# first cpu_idle at 3 ms, active 4, state 1 3 (2 entries), state 2 1; its
+# mean (4 ms x 1 GHz + 5 ms x 2 GHz) / 9 ms = 1555555.6 kHz, one change;
+# CPU 1 idle 7 ms, 6 in state 0; CPU 2 800 MHz for 6 ms, no cpu_idle.
+if [ $have_report = 1 ] && [ "$REGEN" != --regenerate ]; then
+	cat >power.want <<-'EOF'
+	table,cpu,state,time_ns,entries,idle_time_ns,freq_time_ns,freq_avg_khz,freq_min_khz,freq_max_khz,freq_changes
+	power,0,active,4000000,,8000000,9000000,1555556,1000000,2000000,1
+	power,0,1,3000000,2,8000000,9000000,1555556,1000000,2000000,1
+	power,0,2,1000000,1,8000000,9000000,1555556,1000000,2000000,1
+	power,1,active,1000000,,7000000,,,,,
+	power,1,0,6000000,1,7000000,,,,,
+	power,2,,,,,6000000,800000,800000,800000,0
+	EOF
+	sed -n '/^table,cpu,state,/,/^$/p' power.csv >power.got
+	if cmp -s power.want power.got; then
+		ok
+	else
+		bad "fxt-report --csv power: the Power block is not the figures worked out by hand:"
+		diff -u power.want power.got >&2
+	fi
+	cat >power.want <<-'EOF'
+	   0 all            8.000  100.0        3
+	   0 active         4.000   50.0        -
+	   0 1              3.000   37.5        2
+	   0 2              1.000   12.5        1
+	   1 all            7.000  100.0        1
+	   1 active         1.000   14.3        -
+	   1 0              6.000   85.7        1
+	   2 -                  -      -        -
+	   0       9.000    1555556    1000000    2000000        1
+	   1           -          -          -          -        -
+	   2       6.000     800000     800000     800000        0
+	EOF
+	sed -n '/^Power: /,/^$/{/^ *[0-9]/p}' power.report >power.got
+	if cmp -s power.want power.got; then
+		ok
+	else
+		bad "fxt-report power: the Power section is not the figures worked out by hand:"
+		diff -u power.want power.got >&2
+	fi
+	# Without power events, no Power section.
+	for name in basic sleep-states; do
+		if ! grep -q '^Power' "$name.report" && ! grep -q '^power,\|^table,cpu,state,' "$name.csv"; then
+			ok
+		else
+			bad "fxt-report $name: a Power section without power events"
+		fi
+	done
+fi
+
+# 2d. make bench's counter (bench/fxtcount.c) on every golden and report
+# archive: its kinds are apart, their bytes add up to the archive's, and
+# the power archive's power events are counted as such.
+if [ -x "$B/fxtcount" ]; then
+	for name in $(awk '$2 == "golden" || $2 == "report" { print $1 }' "$tmp/list"); do
+		[ -f "$name.fxt" ] || continue
+		l=$("$B/fxtcount" "$name.fxt" 2>&1)
+		sum=0
+		for k in sw_bytes wk_bytes ev_bytes power_bytes other_bytes; do
+			v=$(printf '%s\n' "$l" | sed -n "s/.* $k=\([0-9]*\).*/\1/p")
+			sum=$((sum + ${v:-0}))
+		done
+		total=$(printf '%s\n' "$l" | sed -n 's/^bytes=\([0-9]*\) .*/\1/p')
+		if [ -n "$total" ] && [ "$sum" -eq "$total" ]; then
+			ok
+		else
+			bad "fxtcount $name: kinds add up to $sum bytes, the archive is ${total:-?}: $l"
+		fi
+	done
+	case $("$B/fxtcount" power.fxt 2>&1) in
+	*" power=11 "*) ok ;;
+	*) bad "fxtcount power: not 11 power events: $("$B/fxtcount" power.fxt 2>&1)" ;;
+	esac
 fi
 
 # 3. Defective archives; some with their --check text in tests/golden/.
