@@ -35,8 +35,8 @@ int fxt_parse_trigger(const char *spec, struct fxt_trigger *out, char *err,
 
 /*
  * The FXT_CAT_* bits a -c list names, of the names fxt knows
- * (FXT_CAT_NAME_*, "all"); NULL: the default, all of them. Names it does
- * not know are left to the module to refuse.
+ * (FXT_CAT_NAME_*, "all"); NULL: the default, FXT_CAT_DEFAULT (all but
+ * power). Names it does not know are left to the module to refuse.
  */
 uint32_t fxt_categories_named(const char *list);
 /*

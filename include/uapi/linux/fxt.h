@@ -67,7 +67,10 @@ enum fxt_buffer_disposition {
 #define FXT_CAT_POWER		(1u << 4)	/* "power": cpu_idle, cpu_frequency */
 #define FXT_CAT_ALL		(FXT_CAT_SCHED | FXT_CAT_WAKEUP | \
 				 FXT_CAT_IRQ | FXT_CAT_SOFTIRQ | FXT_CAT_POWER)
-/* WIP: power stays out of the default until make bench measures it. */
+/*
+ * Power is asked for: where CPUs idle, its events are a third of an
+ * archive's bytes (Documentation/performance.rst, "The power category").
+ */
 #define FXT_CAT_DEFAULT		(FXT_CAT_SCHED | FXT_CAT_WAKEUP | \
 				 FXT_CAT_IRQ | FXT_CAT_SOFTIRQ)
 
