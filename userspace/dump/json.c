@@ -254,6 +254,12 @@ int fxt_json_convert(struct fxt_merge *m, struct outbuf *o, struct progress *pg)
 		case FXT_REC_KERNEL_OBJ:
 			on_kobj(&j, rec);
 			break;
+		case FXT_REC_BLOB:
+			/* a power event (records.rst "Power"): not drawn, but
+			 * in the span, as fxt-report and Perfetto count it */
+			if (rec->ts_ns > j.last_ns)
+				j.last_ns = rec->ts_ns;
+			break;
 		case FXT_REC_METADATA:
 			if (rec->subtype == FXT_META_PROVIDER_EVENT &&
 			    rec->u.meta.event == FXT_PROVIDER_EVENT_BUFFER_FULL) {

@@ -636,6 +636,8 @@ int fxt_perfetto_convert(struct fxt_merge *m, struct outbuf *o, struct progress 
 			on_kobj(&pf, rec);
 			break;
 		case FXT_REC_BLOB:
+			if (rec->ts_ns > pf.last_ns)
+				pf.last_ns = rec->ts_ns;
 			flush_tree(&pf);
 			on_power(&pf, rec);
 			break;
