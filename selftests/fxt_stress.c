@@ -70,7 +70,7 @@ struct archive_seq {
 };
 
 struct archive_acct {
-	uint64_t rolling[STATS_MAX_CPUS];		/* type 4 + 8; counters, sleep events excluded */
+	uint64_t rolling[STATS_MAX_CPUS];		/* type 4 + 8 and power blobs; counters, sleep events excluded */
 	uint64_t last_dropped[STATS_MAX_CPUS];	/* last fxt/dropped value */
 	bool have_dropped[STATS_MAX_CPUS];
 	uint64_t counters, diags, records;
@@ -205,6 +205,9 @@ static int count_archive(const char *path, struct archive_acct *a)
 		 */
 		if ((rec->type == FXT_REC_EVENT || rec->type == FXT_REC_SCHED) &&
 		    !fxt_sleep_event(rec, NULL))
+			a->rolling[rec->provider]++;
+		/* a power event (records.rst "Power"): a blob with a time */
+		else if (rec->type == FXT_REC_BLOB && rec->ts_ns)
 			a->rolling[rec->provider]++;
 		if (evlog_record(a, rec))
 			ret = -1;
