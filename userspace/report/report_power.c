@@ -110,18 +110,15 @@ static uint32_t row_of(struct power *pw, uint32_t cpu, uint32_t state)
 	if (i >= 0)
 		return (uint32_t)i;
 	if (pw->nrows == pw->rcap) {
-		size_t c = pw->rcap ? pw->rcap * 2 : 16;
-		struct prow *a = realloc(pw->rows, c * sizeof(*a));
+		struct prow *a = grow_zeroed(pw->rows, &pw->rcap, pw->nrows, 16, sizeof(*a));
 
 		if (!a)
 			return LOST_ROW;
 		pw->rows = a;
-		pw->rcap = c;
 	}
 	if (pw->nrows >= LOST_ROW || fxt_u64map_put(&pw->rmap, key, (uint32_t)pw->nrows))
 		return LOST_ROW;
-	r = &pw->rows[pw->nrows];
-	memset(r, 0, sizeof(*r));
+	r = &pw->rows[pw->nrows];	/* zeroed */
 	r->cpu = cpu;
 	r->state = state;
 	return (uint32_t)pw->nrows++;

@@ -108,6 +108,17 @@ compare() {	# name ext file
 		diff -u "$G/$1.$2" "$3" | head -n 40 >&2
 	fi
 }
+# fxt-dump --perfetto of NAME.fxt, decoded as text, against its golden
+perfetto_golden() {
+	"$B/fxt-dump" --perfetto "$1.fxt" >"$1.pftrace" 2>"$1.err"
+	rc=$?
+	if [ $rc -eq 0 ] && [ ! -s "$1.err" ] &&
+	   "$PY" "$T/perfetto-decode.py" "$1.pftrace" >"$1.perfetto"; then
+		compare "$1" perfetto "$1.perfetto"
+	else
+		bad "fxt-dump --perfetto $1: $rc $(cat "$1.err")"
+	fi
+}
 "$B/mkarchive" --list >"$tmp/list"
 cd "$tmp" || exit 1
 for name in $(awk '$2 == "golden" { print $1 }' "$tmp/list"); do
@@ -123,14 +134,7 @@ for name in $(awk '$2 == "golden" { print $1 }' "$tmp/list"); do
 	if [ $rc -eq 0 ] && [ ! -s "$name.err" ]; then compare "$name" json "$name.json"; else bad "fxt-dump --json $name: $rc"; fi
 	if "$PY" "$T/check-json.py" "$name.json" >&2; then ok; else bad "check-json $name"; fi
 	# --perfetto: decoded by a protobuf decoder of its own, as text
-	"$B/fxt-dump" --perfetto "$name.fxt" >"$name.pftrace" 2>"$name.err"
-	rc=$?
-	if [ $rc -eq 0 ] && [ ! -s "$name.err" ] &&
-	   "$PY" "$T/perfetto-decode.py" "$name.pftrace" >"$name.perfetto"; then
-		compare "$name" perfetto "$name.perfetto"
-	else
-		bad "fxt-dump --perfetto $name: $rc $(cat "$name.err")"
-	fi
+	perfetto_golden "$name"
 	if [ $have_report = 1 ]; then
 		"$B/fxt-report" "$name.fxt" >"$name.report" 2>"$name.err"
 		rc=$?
@@ -197,14 +201,7 @@ if [ $have_report = 1 ]; then
 		"$B/fxt-dump" "$name.fxt" >"$name.dump" 2>"$name.err"
 		rc=$?
 		if [ $rc -eq 0 ] && [ ! -s "$name.err" ]; then compare "$name" dump "$name.dump"; else bad "fxt-dump $name: $rc $(cat "$name.err")"; fi
-		"$B/fxt-dump" --perfetto "$name.fxt" >"$name.pftrace" 2>"$name.err"
-		rc=$?
-		if [ $rc -eq 0 ] && [ ! -s "$name.err" ] &&
-		   "$PY" "$T/perfetto-decode.py" "$name.pftrace" >"$name.perfetto"; then
-			compare "$name" perfetto "$name.perfetto"
-		else
-			bad "fxt-dump --perfetto $name: $rc $(cat "$name.err")"
-		fi
+		perfetto_golden "$name"
 	done
 fi
 # The power archive's Power section (tests/archives.c, build_power), by
