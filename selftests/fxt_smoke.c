@@ -723,8 +723,12 @@ TEST_F(fxt, ack_of_unread_save_buffer_refused)
 			      FXT_BUFFER_SIZE_MIN));
 	ASSERT_EQ(0, get_layout(self->fd, &l));
 	ASSERT_EQ(0, fxt_start(self->fd));
-	ASSERT_EQ(0, read_packet(self->fd, &p[0]));
-	ASSERT_EQ(FXT_PKT_STARTED, p[0].request);
+	/*
+	 * A buffer may roll while the start still hooks, so SAVE_BUFFERs may
+	 * come before STARTED (abi.rst): those are answered, as a collector
+	 * would; the ones this test leaves unread come after.
+	 */
+	ASSERT_EQ(0, wait_packet(self->fd, FXT_PKT_STARTED, &p[0]));
 	ASSERT_EQ(0, provoke_roll(self->fd, &l));
 	ASSERT_EQ(0, fxt_stop(self->fd, 0));
 	/* Stopped: every request's durable end is at most the final one. */
