@@ -173,6 +173,7 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 static void fxt_do_stop(struct fxt_session *s, bool write_results)
 {
 	s->state = FXT_STATE_STOPPING;
+	fxt_triggers_close_window(s);
 	fxt_hotplug_stop();
 	fxt_probes_unregister();
 	fxt_buffers_sync_notifications(s);

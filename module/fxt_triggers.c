@@ -203,6 +203,32 @@ void fxt_triggers_arm(struct fxt_session *s)
 }
 
 /**
+ * fxt_triggers_close_window() - a stop closes a circular window at once
+ * @s: the session; s->lock held, probes still registered
+ *
+ * Unhooking the probes waits for a grace period, which takes hundreds of
+ * ms on a debug kernel. Records written meanwhile would roll a small
+ * circular buffer past what the user stopped for. Closing the window as a
+ * trigger's does keeps each CPU's buffers as they are at the stop: later
+ * records are refused, and not counted as dropped. A window a trigger
+ * opened closes now if it would close later. The next START reopens it
+ * (fxt_triggers_arm()); no TRIGGERED packet is posted for it.
+ */
+void fxt_triggers_close_window(struct fxt_session *s)
+{
+	struct fxt_trig_state *t = &s->trig;
+	u64 now = max(fxt_trig_now(), 1ull), at;
+
+	if (s->mode != FXT_MODE_CIRCULAR)
+		return;
+	/* A trigger that fires from now on does not reopen the window. */
+	atomic_cmpxchg(&t->fired, 0, 1);
+	at = READ_ONCE(t->freeze_at);
+	if (!at || at > now)
+		WRITE_ONCE(t->freeze_at, now);
+}
+
+/**
  * fxt_triggers_sync() - wait until no TRIGGERED packet is being posted
  * @s: the session, its probes unregistered
  */
