@@ -357,6 +357,57 @@ static uint64_t SLOW_LOST, SLOW_MISSES;
 static uint64_t SLOW_WINDOW[MAX_CPUS];
 static bool SLOW_MATCHED[MAX_CPUS];
 static char SLOW_MATCH_WHY[MAX_CPUS][96];
+/* The loss records (fxt/lost) against the log: what they say was lost. */
+static uint64_t SLOW_GAP_RECORDS[MAX_CPUS];
+static unsigned int SLOW_GAPS;
+static char SLOW_GAP_WHY[MAX_CPUS][160];
+
+/*
+ * Each of CPU c's loss records spans exactly the switches the log has
+ * between the archive's switch before it and its switch after it, and
+ * counts them: its times are those two switches', its count the log's.
+ */
+static void slow_check_gaps(const struct swlog *l, int c, const struct scan_prov *p)
+{
+	char *why = SLOW_GAP_WHY[c];
+	size_t sz = sizeof(SLOW_GAP_WHY[c]);
+
+	if (p->gaps > SCAN_GAPS)
+		snprintf(why, sz, "%u loss records, more than the %u checked",
+			 p->gaps, SCAN_GAPS);
+	for (unsigned int k = 0; k < p->gaps && k < SCAN_GAPS; k++) {
+		const struct scan_gap *g = &p->gap[k];
+		long i, j;
+
+		SLOW_GAPS++;
+		SLOW_GAP_RECORDS[c] += g->records;
+		if (!g->have_before || !g->have_after) {
+			snprintf(why, sz, "gap %u at %llu: no switch %s it", k,
+				 (unsigned long long)g->from,
+				 g->have_before ? "after" : "before");
+			continue;
+		}
+		if (g->before.ts != g->from || g->after.ts != g->to) {
+			snprintf(why, sz, "gap %u [%llu, %llu]: its switches are at %llu and %llu",
+				 k, (unsigned long long)g->from,
+				 (unsigned long long)g->to,
+				 (unsigned long long)g->before.ts,
+				 (unsigned long long)g->after.ts);
+			continue;
+		}
+		i = swlog_find(l, c, g->before.out, g->before.in, g->before.ts);
+		j = swlog_find(l, c, g->after.out, g->after.in, g->after.ts);
+		printf("# slow cpu%d: gap %u, %.3f ms: %llu records lost, the log has %ld switches in it\n",
+		       c, k, (double)(g->to - g->from) / 1e6,
+		       (unsigned long long)g->records, i >= 0 && j > i ? j - i - 1 : -1);
+		if (i < 0 || j <= i)
+			snprintf(why, sz, "gap %u: its switches are not in the log (%ld, %ld)",
+				 k, i, j);
+		else if ((uint64_t)(j - i - 1) != g->records)
+			snprintf(why, sz, "gap %u: %llu records lost, the log has %ld switches in it",
+				 k, (unsigned long long)g->records, j - i - 1);
+	}
+}
 
 static void run_slow(void)
 {
@@ -419,6 +470,7 @@ static void run_slow(void)
 		size_t n;
 
 		swlog_cpu(l, c, &n);
+		slow_check_gaps(l, c, p);
 		if (!p->switches) {
 			SLOW_MATCHED[c] = true;
 			continue;
@@ -488,6 +540,25 @@ TEST(slow_written_plus_dropped_equals_switches)
 			       c, (unsigned long long)SLOW_WINDOW[c],
 			       (unsigned long long)s->records,
 			       (unsigned long long)s->dropped);
+	}
+}
+
+/* Every record lost is in a gap, and every gap is exact (slow_check_gaps()). */
+TEST(slow_gaps_exact)
+{
+	NEED(SLOW);
+	ASSERT_TRUE(SLOW_LOGGED);
+	ASSERT_TRUE(SLOW.scanned);
+	ASSERT_LT(0, SLOW.nrows);
+	ASSERT_LT(0, SLOW_GAPS) TH_LOG("no loss record in the archive");
+	for (int c = 0; c < MAX_CPUS; c++) {
+		const struct stats_row *s = &SLOW.rows[c];
+
+		if (!s->present)
+			continue;
+		EXPECT_STREQ("", SLOW_GAP_WHY[c]) TH_LOG("cpu %d", c);
+		EXPECT_EQ(s->dropped, SLOW_GAP_RECORDS[c]) TH_LOG("cpu %d", c);
+		EXPECT_EQ(0, SLOW.scan.prov[c].gap_wrong_cpu) TH_LOG("cpu %d", c);
 	}
 }
 

@@ -139,6 +139,15 @@ enum fxt_metadata_type {
 #define FXT_DROPPED_NAME		"dropped"
 #define FXT_DROPPED_ARG_NAME		"records"
 /*
+ * fxt-collect's record of a span a CPU lost records in (records.rst,
+ * "Loss"): a duration complete event fxt/lost on the CPU's interrupt
+ * pseudo-thread, from the time of its last kept record before the loss (or
+ * the start) to that of its first kept record after it (or the stop), with
+ * "cpu" (uint32) and "records" (uint64, FXT_DROPPED_ARG_NAME) lost.
+ */
+#define FXT_LOST_NAME			"lost"
+#define FXT_LOST_ARG_CPU		"cpu"
+/*
  * fxt-collect's mark of where a CPU's records begin in a circular window
  * kept whole (--window-start per-cpu): an instant fxt/window_start on the
  * CPU's interrupt pseudo-thread, at its first kept record's time.

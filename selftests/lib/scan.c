@@ -106,6 +106,8 @@ int scan_archive(const char *path, const uint64_t *tids, int ntids,
 	while ((ret = fxt_reader_next(r, &rec)) == 1) {
 		struct scan_prov *p;
 		unsigned int cpu = rec.provider;
+		uint64_t lto, lrecords;
+		uint32_t lcpu;
 
 		if (rec.flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN))
 			continue;
@@ -164,6 +166,11 @@ int scan_archive(const char *path, const uint64_t *tids, int ntids,
 			struct scan_sw sw = { rec.ts, o->tid, i->tid };
 
 			p->undefined_refs += !o->defined + !i->defined;
+			if (p->gaps && p->gaps <= SCAN_GAPS &&
+			    !p->gap[p->gaps - 1].have_after) {
+				p->gap[p->gaps - 1].after = sw;
+				p->gap[p->gaps - 1].have_after = true;
+			}
 			if (!p->switches)
 				p->first = sw;
 			p->last = sw;
@@ -176,7 +183,18 @@ int scan_archive(const char *path, const uint64_t *tids, int ntids,
 				p->undefined_refs++;
 			if (!rec.u.event.category.data || !rec.u.event.name.data)
 				s->undefined_strs++;
-			if (rec.subtype == FXT_EVENT_COUNTER &&
+			if (fxt_lost_event(&rec, &lcpu, &lto, &lrecords)) {
+				if (lcpu != cpu)
+					p->gap_wrong_cpu++;
+				if (p->gaps < SCAN_GAPS)
+					p->gap[p->gaps] = (struct scan_gap){
+						.from = rec.ts, .to = lto,
+						.records = lrecords,
+						.have_before = p->switches != 0,
+						.before = p->last,
+					};
+				p->gaps++;
+			} else if (rec.subtype == FXT_EVENT_COUNTER &&
 			    fxtread_str_is(&rec.u.event.category, "fxt") &&
 			    fxtread_str_is(&rec.u.event.name, "dropped")) {
 				for (int a = 0; a < rec.nargs; a++)

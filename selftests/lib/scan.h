@@ -18,8 +18,20 @@ struct scan_sw {
 	uint64_t out, in;	/* tids (0 = idle) */
 };
 
+/* A loss record (fxt/lost), with the switches kept on either side of it. */
+#define SCAN_GAPS	16
+struct scan_gap {
+	uint64_t from, to, records;
+	bool have_before, have_after;
+	struct scan_sw before;		/* the provider's last switch before it */
+	struct scan_sw after;		/* and its first after */
+};
+
 struct scan_prov {
 	bool seen;
+	unsigned int gaps;		/* loss records (the first SCAN_GAPS kept) */
+	unsigned int gap_wrong_cpu;	/* ... in another CPU's provider */
+	struct scan_gap gap[SCAN_GAPS];
 	uint64_t switches;		/* context switch records */
 	uint64_t tid_switches;		/* ... with a watched tid out or in */
 	struct scan_sw first, last;	/* first and last context switch */

@@ -58,6 +58,14 @@ uint64_t fxt_monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t fxt_boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 int fxt_device_fail(struct fxt_device *d, int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -218,11 +226,15 @@ int fxt_device_set_triggers(struct fxt_device *d, const struct fxt_trigger_set *
 int fxt_device_start(struct fxt_device *d, uint32_t disposition)
 {
 	struct fxt_start_options o = { .disposition = disposition };
+	uint64_t now = fxt_boottime_ns();
 	uint32_t cpu;
 
 	if (ioctl(d->fd, FXT_IOC_START, &o))
 		return fail(d, -errno, "start: %s", strerror(errno));
 	d->triggered = (struct fxt_device_trigger){ 0 };
+	if (!d->start_ns || disposition == FXT_START_CLEAR_ENTIRE || d->results_stop)
+		d->start_ns = now;
+	d->stop_ns = 0;
 	/*
 	 * Emptied buffers (CLEAR_ENTIRE, forced after a stop that wrote
 	 * results): what was saved of them is history.
@@ -233,6 +245,9 @@ int fxt_device_start(struct fxt_device *d, uint32_t disposition)
 		d->cpus[cpu].dropped_reported = 0;
 		d->cpus[cpu].dropped_at_ack = 0;
 		d->cpus[cpu].last_ts = 0;
+		d->cpus[cpu].lost_reported = 0;
+		d->cpus[cpu].lost_at_ack = 0;
+		d->cpus[cpu].gap_records = 0;
 	}
 	return 0;
 }
@@ -243,6 +258,8 @@ int fxt_device_stop(struct fxt_device *d, uint32_t flags)
 
 	if (ioctl(d->fd, FXT_IOC_STOP, &o))
 		return fail(d, -errno, "stop: %s", strerror(errno));
+	/* Every probe is unhooked: nothing is written or lost after this. */
+	d->stop_ns = fxt_boottime_ns();
 	d->results_stop = flags & FXT_STOP_WRITE_RESULTS;
 	return 0;
 }

@@ -60,6 +60,8 @@ struct fxt_device {
 	 * window's CPUs (0: none), and the timed records left out before it.
 	 */
 	uint64_t clip_ns, clipped;
+	/* CLOCK_BOOTTIME ns before the START that cleared the buffers, after the STOP */
+	uint64_t start_ns, stop_ns;
 	bool per_cpu_window_start;	/* set by the caller: no clipping */
 	char err[512];			/* what the last failure was */
 };
@@ -70,6 +72,7 @@ struct fxt_device_totals {
 };
 
 uint64_t fxt_monotonic_ns(void);
+uint64_t fxt_boottime_ns(void);	/* the clock of fxt.ko's timestamps */
 
 /* Opening and configuring: the session states of Documentation/abi.rst. */
 int fxt_device_open(struct fxt_device *d, const char *path, const char *prog);

@@ -23,6 +23,13 @@ struct fxt_device_cpu {
 	uint64_t dropped_reported;	/* drop count last written as a counter */
 	uint64_t dropped_at_ack;	/* drop count at the last BUFFER_SAVED */
 	uint64_t last_ts;		/* latest timestamp saved for this CPU */
+	/*
+	 * Rolling records lost, as gaps (drain.c, close_gap()): the count
+	 * already in a gap or pending, the count at the last BUFFER_SAVED,
+	 * and the gap not yet written: its records and its start.
+	 */
+	uint64_t lost_reported, lost_at_ack;
+	uint64_t gap_records, gap_from;
 };
 
 /* Their short names in these two files. */

@@ -91,6 +91,25 @@ static int write_run(struct fxt_device *d, uint32_t cpu, const uint8_t *data,
 }
 
 /*
+ * The CPU's pending gap, if any, ends at @to: the time of its first kept
+ * record after the loss, or the stop (records.rst, "Loss").
+ */
+static int close_gap(struct fxt_device *d, uint32_t cpu, uint64_t to)
+{
+	struct fxt_device_cpu *s = &d->cpus[cpu];
+	int err;
+
+	if (!s->gap_records)
+		return 0;
+	err = select_provider(d, cpu);
+	if (!err)
+		err = fxt_device_check_write(d, fxt_write_lost(d->w, cpu, s->gap_from,
+							       to, s->gap_records));
+	s->gap_records = 0;
+	return err;
+}
+
+/*
  * Copy [from, to) of a buffer whose records the kernel wrote, after checking
  * the framing: whole records, none of size 0. A broken chunk is cut at its
  * last good record rather than written as garbage. Data with names (the
@@ -98,12 +117,15 @@ static int write_run(struct fxt_device *d, uint32_t cpu, const uint8_t *data,
  * durable buffer filled in streaming or oneshot mode spills them there) is
  * also shown to the newest-name tracker, in archive order. Records with a
  * time before d->clip_ns are left out (a circular window's common start,
- * fxt_device_save_final()); records without one are all kept.
+ * fxt_device_save_final()); records without one are all kept. A gap
+ * pending (rolling records lost before this chunk) is written before the
+ * chunk's first timed rolling record, which ends it.
  */
 static int write_chunk(struct fxt_device *d, uint32_t cpu, const uint8_t *data,
 		       uint64_t from, uint64_t to, const char *what)
 {
 	bool names = !strcmp(what, "durable");
+	bool rolling = !names;
 	uint64_t off = from, run = from;
 	int err = 0;
 
@@ -128,8 +150,17 @@ static int write_chunk(struct fxt_device *d, uint32_t cpu, const uint8_t *data,
 					return err;
 				d->clipped++;
 				run = off + words * 8;
-			} else if (ts > d->cpus[cpu].last_ts) {
-				d->cpus[cpu].last_ts = ts;
+			} else {
+				if (rolling && d->cpus[cpu].gap_records) {
+					err = write_run(d, cpu, data, run, off, names);
+					if (!err)
+						err = close_gap(d, cpu, ts);
+					if (err)
+						return err;
+					run = off;
+				}
+				if (ts > d->cpus[cpu].last_ts)
+					d->cpus[cpu].last_ts = ts;
 			}
 		}
 		off += words * 8;
@@ -218,6 +249,12 @@ static uint64_t dropped_now(const struct fxt_device_cpu *s)
 	       __atomic_load_n(&s->hdr->durable_dropped, __ATOMIC_ACQUIRE);
 }
 
+/* The CPU's rolling records dropped so far: those a gap stands for. */
+static uint64_t lost_now(const struct fxt_device_cpu *s)
+{
+	return __atomic_load_n(&s->hdr->records_dropped, __ATOMIC_ACQUIRE);
+}
+
 /*
  * Loss shows where it happened: buffer-full metadata, a counter of
  * dropped records and a Perfetto blob that says the CPU lost events (for
@@ -225,11 +262,25 @@ static uint64_t dropped_now(const struct fxt_device_cpu *s)
  * "now": the next chunk holds records from before now, and a CPU's records
  * must stay in time order).
  */
-static int report_drops(struct fxt_device *d, uint32_t cpu, uint64_t dropped)
+static int report_drops(struct fxt_device *d, uint32_t cpu, uint64_t dropped,
+			uint64_t lost)
 {
 	struct fxt_device_cpu *s = &d->cpus[cpu];
 	int err;
 
+	/*
+	 * Rolling records lost after the last record saved: a gap from that
+	 * record's time (or the start), written when the next one is saved.
+	 */
+	if (lost > s->lost_reported) {
+		if (!s->gap_records) {
+			s->gap_from = s->last_ts ? s->last_ts : d->start_ns;
+			if (s->gap_from < d->clip_ns)
+				s->gap_from = d->clip_ns;
+		}
+		s->gap_records += lost - s->lost_reported;
+		s->lost_reported = lost;
+	}
 	if (dropped == s->dropped_reported)
 		return 0;
 	err = select_provider(d, cpu);
@@ -275,7 +326,7 @@ static int handle_save(struct fxt_device *d, const struct fxt_packet *p)
 				   __atomic_load_n(&s->hdr->rolling_data_end[b],
 						   __ATOMIC_ACQUIRE));
 	if (!err)
-		err = report_drops(d, p->cpu, s->dropped_at_ack);
+		err = report_drops(d, p->cpu, s->dropped_at_ack, s->lost_at_ack);
 	/* Saved means on disk: the kernel may overwrite it after the ack. */
 	if (!err)
 		err = fxt_device_check_write(d, fxt_writer_flush(d->w));
@@ -285,6 +336,7 @@ static int handle_save(struct fxt_device *d, const struct fxt_packet *p)
 	if (write(d->fd, &ack, sizeof(ack)) != sizeof(ack))
 		return fail(d, -errno, "acknowledging a saved buffer: %s", strerror(errno));
 	s->dropped_at_ack = dropped_now(s);
+	s->lost_at_ack = lost_now(s);
 	d->saves++;
 	return 0;
 }
@@ -454,7 +506,11 @@ int fxt_device_save_final(struct fxt_device *d)
 		if (!err)
 			err = save_rolling(d, cpu, b, off);
 		if (!err)
-			err = report_drops(d, cpu, dropped_now(s));
+			err = report_drops(d, cpu, dropped_now(s), lost_now(s));
+		/* Lost after the last record kept: up to the stop. */
+		if (!err)
+			err = close_gap(d, cpu, d->stop_ns > s->last_ts ? d->stop_ns
+								    : s->last_ts);
 	}
 	return err;
 }

@@ -675,6 +675,19 @@ static inline struct fxt_str fxt_str(const char *s)
 char fxt_sleep_event(const struct fxt_record *rec, struct fxt_str *blocked_in);
 
 /*
+ * The loss record (Documentation/records.rst, "Loss"; FXT_LOST_NAME in
+ * <fxt/format.h>): CPU cpu's records from its kept record at from to its
+ * kept record at to are incomplete, records of them lost. Times in ticks
+ * (ns in fxt-collect's archives). fxt_lost_event() is true when rec is one,
+ * well formed (both arguments, of their types; to >= from), and fills what
+ * is not NULL.
+ */
+int fxt_write_lost(struct fxt_writer *w, uint32_t cpu, uint64_t from,
+		   uint64_t to, uint64_t records);
+bool fxt_lost_event(const struct fxt_record *rec, uint32_t *cpu,
+		    uint64_t *to, uint64_t *records);
+
+/*
  * A context switch's priorities: the legacy switch's fields, or the wide
  * one's "outgoing_weight" / "incoming_weight" int32 arguments (0 when
  * absent). Documentation/records.rst, "Context switch".
