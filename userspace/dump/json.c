@@ -116,6 +116,13 @@ static void on_event(struct json *j, const struct fxt_record *rec, uint64_t ts)
 
 	if (!th->defined)
 		return;
+	if (rec->subtype == FXT_EVENT_DURATION_COMPLETE) {
+		uint64_t to;
+		uint32_t cpu;
+
+		if (fxt_lost_event(rec, &cpu, &to, NULL))
+			json_on_gap(j, cpu, ts, fxt_reader_ticks_to_ns(j->from, to));
+	}
 	if (rec->subtype == FXT_EVENT_DURATION_BEGIN ||
 	    rec->subtype == FXT_EVENT_DURATION_END) {
 		t = json_thread_ref(j, tid, pid, true);
@@ -235,6 +242,8 @@ int fxt_json_convert(struct fxt_merge *m, struct outbuf *o, struct progress *pg)
 			fxt_progress_update(pg, fxt_merge_bytes(m));
 		if (rec->flags & (FXT_RF_MALFORMED | FXT_RF_UNKNOWN | FXT_RF_NO_PAYLOAD))
 			continue;
+		if (j.ngap_ends && rec->ts_ns)
+			json_gap_ends(&j, rec->ts_ns);
 		switch (rec->type) {
 		case FXT_REC_EVENT:
 			ts = rec->ts_ns;
@@ -277,6 +286,7 @@ int fxt_json_convert(struct fxt_merge *m, struct outbuf *o, struct progress *pg)
 	finish(&j);
 	OB_LIT(o, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"converter\":\"fxt-dump --json\"}}\n");
 	free(j.threads);
+	free(j.gap_ends);
 	free(j.cpus);
 	sleep_pairs_free(&j.sleeps);
 	fxt_u64map_free(&j.map);

@@ -82,6 +82,8 @@ struct json {
 	bool first;
 	uint64_t last_ns;
 	uint64_t flow_id;
+	uint64_t *gap_ends;	/* loss records' ends still ahead (json_sched.c) */
+	size_t ngap_ends, gap_cap;
 };
 
 /* json_out.c: the thread table and the output pieces. */
@@ -110,5 +112,9 @@ void json_cpu_close(struct json *j, unsigned int cpu, struct jcpu *c, uint64_t t
 void json_thread_set(struct json *j, struct jthread *t, enum jstate_kind state, uint64_t ts);
 void json_on_switch(struct json *j, const struct fxt_record *rec, uint64_t ts);
 void json_on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts);
+/* A loss record (records.rst "Loss"): cpu's records from..to are missing. */
+void json_on_gap(struct json *j, uint32_t cpu, uint64_t from, uint64_t to);
+/* Before a record at ts: the ends of the gaps that ended by then. */
+void json_gap_ends(struct json *j, uint64_t ts);
 
 #endif /* FXT_DUMP_JSON_INTERNAL_H */

@@ -268,3 +268,69 @@ void json_on_wakeup(struct json *j, const struct fxt_record *rec, uint64_t ts)
 		fxt_ob_putc(o, '}');
 	}
 }
+
+/* ------------------------------------------------------------------ */
+/* Gaps (records.rst "Loss").                                           */
+
+/*
+ * From ts, the state of every thread not running is unknown: any of them
+ * may have run on the CPU whose records are missing. Their slices end here.
+ */
+static void forget_waits(struct json *j, uint64_t ts)
+{
+	for (size_t i = 0; i < j->nthreads; i++) {
+		struct jthread *t = &j->threads[i];
+
+		if (t->state != JS_RUNNING && t->state != JS_DEAD &&
+		    t->state != JS_UNKNOWN)
+			json_thread_set(j, t, JS_UNKNOWN, ts);
+	}
+}
+
+/*
+ * The thread running on cpu at from is not known to run after it: its
+ * slice and its Running state end there, and the CPU shows nothing until
+ * its next switch. No wait or sleep is drawn across the gap either, as
+ * fxt-report counts none: waits end at from, and again at to.
+ */
+void json_on_gap(struct json *j, uint32_t cpu, uint64_t from, uint64_t to)
+{
+	struct jcpu *c = cpu_get(j, cpu);
+
+	if (!c)
+		return;
+	if (c->valid && c->tid) {
+		struct jthread *t = json_thread_ref(j, c->tid, c->pid, false);
+
+		json_cpu_close(j, cpu, c, from, NULL);
+		if (t && t->state == JS_RUNNING && t->cpu == cpu)
+			json_thread_set(j, t, JS_UNKNOWN, from);
+	}
+	c->valid = false;
+	forget_waits(j, from);
+	if (j->ngap_ends == j->gap_cap) {
+		size_t n = j->gap_cap ? j->gap_cap * 2 : 8;
+		uint64_t *e = realloc(j->gap_ends, n * sizeof(*e));
+
+		if (!e)
+			return;	/* its end is not marked: waits after it are kept */
+		j->gap_ends = e;
+		j->gap_cap = n;
+	}
+	j->gap_ends[j->ngap_ends++] = to;
+}
+
+void json_gap_ends(struct json *j, uint64_t ts)
+{
+	while (j->ngap_ends) {
+		size_t k = 0;
+
+		for (size_t i = 1; i < j->ngap_ends; i++)
+			if (j->gap_ends[i] < j->gap_ends[k])
+				k = i;
+		if (j->gap_ends[k] > ts)
+			return;
+		forget_waits(j, j->gap_ends[k]);
+		j->gap_ends[k] = j->gap_ends[--j->ngap_ends];
+	}
+}
