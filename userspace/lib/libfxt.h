@@ -483,7 +483,7 @@ void fxt_reader_set_mem_limit(struct fxt_reader *r, size_t bytes);
  * only need the fixed fields (fxt-report); never for --check.
  */
 #define FXT_SKIP_SCHED_ARGS	(1u << 0)	/* wakeups and subtype 1 switches */
-#define FXT_SKIP_SPAN_ARGS	(1u << 1)	/* duration begin, end, complete events */
+#define FXT_SKIP_SPAN_ARGS	(1u << 1)	/* duration begin and end events */
 void fxt_reader_skip_args(struct fxt_reader *r, unsigned int what);
 /* Apply kernel object records to the koid table (default on). */
 void fxt_reader_set_track_kobjs(struct fxt_reader *r, bool on);

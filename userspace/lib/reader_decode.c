@@ -163,7 +163,7 @@ static void decode_event(struct cur *c, uint64_t h)
 					"category");
 	rec->u.event.name = get_str(c, (uint16_t)FXT_G(h, FXT_EVENT_NAME_FIELD), "event name");
 	if ((c->r->skip_args & FXT_SKIP_SPAN_ARGS) &&
-	    type >= FXT_EVENT_DURATION_BEGIN && type <= FXT_EVENT_DURATION_COMPLETE)
+	    (type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END))
 		skip_args(c, (unsigned int)FXT_G(h, FXT_EVENT_NARGS_FIELD));
 	else
 		fxt_rd_get_args(c, (unsigned int)FXT_G(h, FXT_EVENT_NARGS_FIELD));

@@ -12,8 +12,9 @@
  * interrupt only. Per thread, time blocked in S and in D, and per function
  * blocked in, the D sleeps (sleep events, lib/sleep_event.c). Per CPU,
  * idle residency by state and mean frequency, when the archive has
- * cpu_idle or cpu_frequency events. Latency triggers' events, when there
- * are any.
+ * cpu_idle or cpu_frequency events. Per CPU, the gaps where it lost
+ * records (fxt-collect's loss records), across which nothing is counted.
+ * Latency triggers' events, when there are any.
  *
  * Memory is per thread, per CPU and per handler name; records stream
  * through libfxt's merge (lib/merge.c: a first pass over the record
@@ -25,8 +26,9 @@
  * report_events.c (records to events, in time order), report_stats.c (the
  * analysis), report_pipeline.c (--threads 2), report_print.c (tables),
  * report_processes.c (the Processes section), report_blocked.c (the
- * Blocked in section), report_power.c (the Power section) and
- * report_triggers.c (the Triggers section).
+ * Blocked in section), report_power.c (the Power section),
+ * report_losses.c (the Losses section) and report_triggers.c (the Triggers
+ * section).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -53,8 +55,8 @@ static const char usage[] =
 "                   s, d, dmax (time in S, in D, longest D);\n"
 "                   or tid, comm (ascending)\n"
 "  -c, --csv        machine-readable CSV: one block per table (threads,\n"
-"                   cpus, irqs, processes; blocked, power, triggers), each\n"
-"                   with a header row, times in ns\n"
+"                   cpus, irqs, processes; blocked, power, losses,\n"
+"                   triggers), each with a header row, times in ns\n"
 "  -j, --threads N  1 (default): decode and analyse on one thread; 2: the\n"
 "                   analysis on a second thread, faster when a second CPU\n"
 "                   is idle, slower when it is busy; same output\n"
@@ -82,6 +84,12 @@ static const char usage[] =
 "the time-weighted mean frequency, its minimum, maximum and CHANGES (events\n"
 "that changed it), from its first cpu_frequency event; both up to the last\n"
 "timestamp, \"-\" when the CPU had no such event.\n"
+"Losses (only if the archive has loss records, fxt/lost: where a CPU lost\n"
+"records), per CPU: GAPS, RECORDS lost, the time they span (UNKNOWN) and the\n"
+"LONGEST. Nothing is counted across a gap: the thread running on that CPU\n"
+"stops running at its start, the CPU's busy and idle time stop until its\n"
+"next switch, and every thread runnable or asleep then, or that becomes so\n"
+"before its end, counts no wait, sleep or delay until it is next seen.\n"
 "Triggers (only if the archive has any, all of them): each latency trigger's\n"
 "event (fxt-collect --trigger): time from the archive's start, CPU, kind,\n"
 "thread, latency, threshold, trigger number, and if it opened the window.\n"

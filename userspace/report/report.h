@@ -11,6 +11,9 @@
  *                      (reading side), samples (analysis), their section
  *   report_power.c     cpu_idle and cpu_frequency events: per-CPU idle
  *                      residency and mean frequency, their section
+ *   report_losses.c    fxt-collect's loss records (fxt/lost): the gaps
+ *                      (reading side), their figures, the Losses section;
+ *                      what a gap does to threads and CPUs is report_stats.c's
  *
  * Internal to the tools: not part of libfxt.h.
  */
@@ -61,6 +64,7 @@ struct tstat {
 	uint32_t switches, preempts, wakeups;
 	uint8_t state;		/* enum tstate */
 	uint8_t sleep;		/* T_SLEEPING (and T_WOKEN): enum sleep_kind */
+	uint16_t cpu;		/* T_RUNNING: the CPU it was switched in on */
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct tstat) == 64, "struct tstat is one cache line");
 
@@ -162,6 +166,12 @@ struct report {
 	struct hstat *hstats;	/* by handler id */
 	size_t nhstats;
 	struct power *power;	/* report_power.c; NULL until a power event */
+	struct losses *losses;	/* report_losses.c; NULL until a gap */
+	/*
+	 * Gaps (EV_GAP) under way (report_stats.c, "Gaps"): the earliest end
+	 * of those, and gap_gate, 0 while one is, UINT64_MAX (both) when none.
+	 */
+	uint64_t gap_end, gap_gate;
 	uint64_t switches, wakeups;
 	bool early;		/* one thread: per-CPU parts applied when decoded */
 	bool irqs_mixed;	/* a CPU's interrupts came from two cursors */
@@ -179,6 +189,7 @@ enum ev_kind {
 	EV_SWITCH, EV_WAKEUP, EV_IRQ_BEGIN, EV_IRQ_END, EV_DROP,
 	EV_MARK,	/* only a place in the time order (see keep_order()) */
 	EV_POWER,	/* cpu_idle or cpu_frequency (report_power.c) */
+	EV_GAP,		/* CPU cpu lost records from ts to in_tid (report_losses.c) */
 };
 
 #define EVF_OUT		(1u << 0)	/* outgoing thread known */
@@ -189,16 +200,17 @@ enum ev_kind {
 
 struct ev {
 	uint64_t ts;		/* ns */
-	uint64_t out_tid;	/* switch; wakeup: woken; drop: dropped count */
+	uint64_t out_tid;	/* switch; wakeup: woken; drop, gap: records lost */
 	uint64_t out_pid;
-	uint64_t in_tid;
+	uint64_t in_tid;	/* switch; gap: its end (ns) */
 	uint64_t in_pid;
 	uint32_t handler;	/* irq begin: handler id, UINT32_MAX unknown; */
 				/* switch with sleep 'D': blocked_in function id; */
 				/* power: the state (idle state, or kHz) */
 	uint32_t out_idx;	/* analysis: thread state index of out_tid, or NO_THREAD */
 	uint32_t in_idx;	/* analysis: thread state index of in_tid, or NO_THREAD */
-	uint16_t cpu;		/* power: the CPU the event is about (cpu_id) */
+	uint16_t cpu;		/* power: the CPU the event is about (cpu_id); */
+				/* gap: the CPU that lost records */
 	uint8_t kind;		/* enum ev_kind */
 	uint8_t flags;		/* EVF_* */
 	uint8_t out_state;
@@ -281,5 +293,28 @@ void report_power_finish(struct report *rp, uint64_t end);
 /* The Power section; nothing without power events. */
 void report_print_power(struct report *rp, struct outbuf *o, bool csv);
 void report_power_free(struct report *rp);
+
+/* ------------------------------------------------------------------ */
+/* Losses: fxt-collect's fxt/lost records (report_losses.c).            */
+
+/*
+ * A loss record read from r as e, an EV_GAP (reading side): false if rec
+ * is none, or a malformed one (no "cpu" or "records", an end before its
+ * start, a CPU from MAX_CPUS on).
+ */
+bool report_gap_event(const struct fxt_reader *r, const struct fxt_record *rec,
+		      struct ev *e);
+/* Count gap e in the Losses figures (analysis side, once per gap). */
+void report_losses_add(struct report *rp, const struct ev *e);
+/* A gap ending at end is under way; false without memory. */
+bool report_losses_open(struct report *rp, uint64_t end);
+/*
+ * The gaps ended by ts (ends <= ts) are over: the earliest end of those
+ * still under way, UINT64_MAX if none.
+ */
+uint64_t report_losses_close(struct report *rp, uint64_t ts);
+/* The Losses section; nothing without gaps. */
+void report_print_losses(struct report *rp, struct outbuf *o, bool csv);
+void report_losses_free(struct report *rp);
 
 #endif /* LIBFXT_REPORT_H */

@@ -184,6 +184,13 @@ static bool make_event(struct report *rp, struct evqueue *q, const struct fxt_re
 		}
 		return false;
 	}
+	if (rec->subtype == FXT_EVENT_DURATION_COMPLETE) {
+		/* fxt-collect's loss record (report_losses.c): its end is in the span too. */
+		if (!report_gap_event(q->r, rec, e))
+			return false;
+		saw_ts(rp, e->in_tid);
+		return true;
+	}
 	if (rec->subtype != FXT_EVENT_DURATION_BEGIN && rec->subtype != FXT_EVENT_DURATION_END)
 		return false;
 	if (STR_IS(rec->u.event.category, FXT_CAT_NAME_IRQ))
@@ -295,6 +302,8 @@ static bool refill(struct evmerge *em, unsigned int i)
 			report_resolve(em->rp, e);
 			if (e->kind == EV_SWITCH)
 				report_early(em->rp, i, e);
+			else if (e->kind == EV_GAP)
+				report_early_gap(em->rp, i, e);
 		}
 		q->len++;
 	}

@@ -3,7 +3,8 @@
  * report_print.c - fxt-report's tables: threads (sorted by a key), CPUs
  * and interrupt handlers, as aligned text or CSV; then the Processes
  * (report_processes.c), Blocked in (report_blocked.c), Power
- * (report_power.c) and Triggers (report_triggers.c) sections.
+ * (report_power.c), Losses (report_losses.c) and Triggers
+ * (report_triggers.c) sections.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -354,6 +355,7 @@ void report_print(struct report *rp, struct outbuf *o, const char *path,
 	report_print_processes(rp, o, top, csv);
 	report_print_blocked(rp, o, top, csv);
 	report_print_power(rp, o, csv);
+	report_print_losses(rp, o, csv);
 	report_print_triggers(rp, o, csv);
 	free(ts);
 }

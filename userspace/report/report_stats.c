@@ -13,6 +13,14 @@
  * Interrupt time is exclusive: a hard interrupt nested in a softirq counts
  * for the hard interrupt only. Power events (cpu_idle, cpu_frequency) are
  * report_power.c's.
+ *
+ * Gaps: where a CPU lost records (EV_GAP, report_losses.c), from A to B,
+ * nothing is drawn across: the thread running on it at A stops counting
+ * run time at A, its busy and idle time stop at A until its next switch,
+ * an interrupt open on it is closed at A, and every thread runnable or
+ * asleep at A, or that becomes so before B, may have run on it unseen: its
+ * state is unknown (T_UNKNOWN, which counts nothing) until it is next
+ * seen switched in, out or woken. Threads running on other CPUs stay.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +217,9 @@ static inline void cpu_switch(struct cstat *c, const struct ev *e)
 	c->cur_tid = e->in_tid;
 }
 
-static void on_switch(struct report *rp, const struct ev *e)
+/* Inlined where applied (twice: with and without a gap, see apply()). */
+static inline __attribute__((always_inline)) void on_switch(struct report *rp,
+							    const struct ev *e)
 {
 	uint64_t ts = e->ts;
 	struct tstat *t;
@@ -268,12 +278,14 @@ static void on_switch(struct report *rp, const struct ev *e)
 				delay_sample(rp, *d, ts - t->since);
 		}
 		t->state = T_RUNNING;
+		t->cpu = e->cpu;	/* for a gap of it (gap_threads()) */
 		t->since = ts;
 		t->switches++;
 	}
 }
 
-static void on_wakeup(struct report *rp, const struct ev *e)
+static inline __attribute__((always_inline)) void on_wakeup(struct report *rp,
+							    const struct ev *e)
 {
 	struct tstat *t;
 
@@ -343,6 +355,85 @@ static void on_irq(struct report *rp, struct cstat *c, const struct ev *e)
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* Gaps (see the top).                                                  */
+
+/* The part of a gap that is its CPU's busy and idle time: they stop at ts. */
+static void cpu_gap(struct cstat *c, uint64_t ts)
+{
+	cpu_account(c, ts);
+	c->cur_valid = false;	/* until the next switch */
+}
+
+/* And its interrupts: those open end at ts (their ends may be lost). */
+static void irq_gap(struct report *rp, struct cstat *c, uint64_t ts)
+{
+	while (c->depth)
+		irq_close(rp, c, ts);
+}
+
+/* A thread waiting or asleep is unknown. */
+static void unknown_if_waiting(struct report *rp, uint32_t idx)
+{
+	struct tstat *t;
+
+	if (idx == NO_THREAD)
+		return;
+	t = &rp->threads[idx];
+	if (t->state == T_PREEMPTED || t->state == T_WOKEN || t->state == T_SLEEPING) {
+		t->state = T_UNKNOWN;
+		t->sleep = SL_NONE;
+	}
+}
+
+/*
+ * At a gap's start: the thread running on its CPU (switched in there last,
+ * in time order) runs no more, and every thread waiting or asleep is
+ * unknown; a thread running on another CPU stays as it is.
+ */
+static void gap_threads(struct report *rp, const struct ev *e)
+{
+	uint64_t a = e->ts;
+	size_t i;
+
+	for (i = 0; i < rp->nthreads; i++) {
+		struct tstat *t = &rp->threads[i];
+
+		if (t->state == T_RUNNING && t->cpu == e->cpu) {
+			t->run_ns += a >= t->since ? a - t->since : 0;
+			t->state = T_UNKNOWN;
+		}
+		unknown_if_waiting(rp, (uint32_t)i);
+	}
+}
+
+/* Gap e starts (in time order). */
+static void on_gap(struct report *rp, const struct ev *e)
+{
+	uint64_t end = e->in_tid;
+
+	if (!rp->early) {	/* else applied as decoded (report_early_gap()) */
+		struct cstat *c = report_cpu_get(rp, e->cpu);
+
+		if (c) {
+			irq_gap(rp, c, e->ts);
+			cpu_gap(c, e->ts);
+		}
+	}
+	report_losses_add(rp, e);
+	gap_threads(rp, e);
+	report_losses_open(rp, end);	/* without memory, only the earliest end */
+	rp->gap_end = end < rp->gap_end ? end : rp->gap_end;
+	rp->gap_gate = 0;		/* every event through gap_apply() */
+}
+
+/* The gaps that ended by ts are over. */
+static void gaps_close(struct report *rp, uint64_t ts)
+{
+	rp->gap_end = report_losses_close(rp, ts);
+	rp->gap_gate = rp->gap_end == UINT64_MAX ? UINT64_MAX : 0;
+}
+
 static inline bool exited(const struct report *rp, uint32_t idx)
 {
 	return idx != NO_THREAD && rp->threads[idx].state == T_DEAD;
@@ -363,7 +454,12 @@ static uint32_t live_index(struct report *rp, uint32_t idx, uint64_t tid)
 	return report_thread_new(rp, tid);
 }
 
-void report_apply(struct report *rp, const struct ev *e)
+/*
+ * Apply e; gap: while a gap is under way, where a thread that starts to
+ * wait or sleep is unknown (it may run on the CPU that lost records).
+ */
+static inline __attribute__((always_inline)) void apply(struct report *rp,
+							const struct ev *e, bool gap)
 {
 	struct ev renewed;
 
@@ -377,9 +473,13 @@ void report_apply(struct report *rp, const struct ev *e)
 	switch (e->kind) {
 	case EV_SWITCH:
 		on_switch(rp, e);
+		if (gap)
+			unknown_if_waiting(rp, e->out_idx);
 		break;
 	case EV_WAKEUP:
 		on_wakeup(rp, e);
+		if (gap)
+			unknown_if_waiting(rp, e->out_idx);
 		break;
 	case EV_IRQ_BEGIN:
 	case EV_IRQ_END: {
@@ -401,9 +501,32 @@ void report_apply(struct report *rp, const struct ev *e)
 	case EV_POWER:
 		report_power_apply(rp, e);
 		break;
+	case EV_GAP:
+		on_gap(rp, e);
+		break;
 	case EV_MARK:
 		break;
 	}
+}
+
+/* An event while a gap is under way: the gaps it ends first. */
+static void gap_apply(struct report *rp, const struct ev *e)
+{
+	if (e->ts >= rp->gap_end)
+		gaps_close(rp, e->ts);
+	if (rp->gap_gate)
+		apply(rp, e, false);
+	else
+		apply(rp, e, true);
+}
+
+void report_apply(struct report *rp, const struct ev *e)
+{
+	/* 0 while a gap is under way, else UINT64_MAX: one compare here. */
+	if (__builtin_expect(e->ts >= rp->gap_gate, 0))
+		gap_apply(rp, e);
+	else
+		apply(rp, e, false);
 }
 
 /*
@@ -458,6 +581,31 @@ void report_early(struct report *rp, unsigned int cursor, const struct ev *e)
 		cpu_switch(c, e);
 }
 
+/* The cursor of a CPU's first event of a kind, or its events are mixed. */
+static void note_cursor(uint32_t *from, unsigned int cursor, bool *mixed)
+{
+	if (!*from)
+		*from = cursor + 1;
+	else if (*from != cursor + 1)
+		*mixed = true;
+}
+
+/*
+ * A gap's CPU part belongs with both its interrupts and its switches: in
+ * the cursor's order when they come from its cursor, else replayed.
+ */
+void report_early_gap(struct report *rp, unsigned int cursor, const struct ev *e)
+{
+	struct cstat *c = report_cpu_get(rp, e->cpu);
+
+	if (!c)
+		return;
+	note_cursor(&c->irq_from, cursor, &rp->irqs_mixed);
+	note_cursor(&c->switch_from, cursor, &rp->switches_mixed);
+	irq_gap(rp, c, e->ts);
+	cpu_gap(c, e->ts);
+}
+
 /* Forget the per-CPU figures that came from two cursors (see report_early()). */
 void report_forget_mixed(struct report *rp)
 {
@@ -485,6 +633,14 @@ void report_replay_event(struct report *rp, const struct ev *e)
 {
 	struct cstat *c;
 
+	if (e->kind == EV_GAP) {
+		c = report_cpu_get(rp, e->cpu);
+		if (c && rp->irqs_mixed)
+			irq_gap(rp, c, e->ts);
+		if (c && rp->switches_mixed)
+			cpu_gap(c, e->ts);
+		return;
+	}
 	if (!(ev_is_irq(e) ? rp->irqs_mixed : e->kind == EV_SWITCH && rp->switches_mixed))
 		return;
 	c = report_cpu_get(rp, e->cpu);
@@ -536,6 +692,7 @@ void report_init(struct report *rp, struct fxt_merge *m)
 {
 	memset(rp, 0, sizeof(*rp));
 	rp->first_ns = UINT64_MAX;
+	rp->gap_end = rp->gap_gate = UINT64_MAX;
 	rp->m = m;
 }
 
@@ -549,6 +706,7 @@ void report_free(struct report *rp)
 	free(rp->sleeps);
 	report_blocked_free(rp);
 	report_power_free(rp);
+	report_losses_free(rp);
 	free(rp->threads);
 	free(rp->cpus);
 	free(rp->handlers);

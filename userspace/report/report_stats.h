@@ -69,6 +69,8 @@ void report_apply(struct report *rp, const struct ev *e);
 void report_apply_block(struct report *rp, struct ev *blk, unsigned int n);
 /* One thread: the per-CPU part of an event of cursor, as it is decoded. */
 void report_early(struct report *rp, unsigned int cursor, const struct ev *e);
+/* The same for a gap (EV_GAP): its CPU's interrupts and busy time stop. */
+void report_early_gap(struct report *rp, unsigned int cursor, const struct ev *e);
 /* The per-CPU figures early() got from mixed cursors: forgotten... */
 void report_forget_mixed(struct report *rp);
 /* ...and applied again by this, in time order. */

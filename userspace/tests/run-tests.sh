@@ -18,7 +18,9 @@
 #      output compared with tests/golden/, the same with --threads 2, and
 #      fxt-dump's text and --perfetto (decoded) likewise; the
 #      power archive's Power figures against ones worked out by hand, and
-#      no Power section without power events;
+#      no Power section without power events; the gaps archives' threads,
+#      CPUs, interrupts and Losses likewise (nothing drawn across a CPU's
+#      gap), and no Losses section without gaps;
 #   3. defective archives: fxt-dump --check fails with "offset 0x..." lines
 #      (warnings only: passes, every line a warning; the golden-check ones:
 #      exactly tests/golden/NAME.check; every reserved() of lib/reader_decode.c
@@ -252,6 +254,57 @@ if [ $have_report = 1 ] && [ "$REGEN" != --regenerate ]; then
 			ok
 		else
 			bad "fxt-report $name: a Power section without power events"
+		fi
+	done
+fi
+# The gaps archives (tests/archives.c, build_gaps_of: CPU 1 lost 42 records
+# from 4 to 7 ms), by hand. runner runs 1..4 (its run ends at the gap) and
+# 9..10 ms, preempted 7..9; waiter runs 1..2 and 8..9, S 2..3 and 9..10,
+# and its wakeup at 3 ms gives no delay (it may have run in the gap);
+# steady runs 2..5, 6..8 and 9..10, waits 8..9 (5..6 is in the gap); brief
+# runs 5..6 and blocks in the gap: no S. CPU 0 busy 1..10; CPU 1 busy 1..4
+# and 9..10, idle 7..9, the 42 dropped; its interrupt open at 4 ms ends
+# there. Losses: CPU 1, one gap, 42 records, 3 ms. Were the gap ignored:
+# runner 7 ms, a 5 ms delay of waiter, steady 2 ms runnable, brief 4 ms in
+# S, CPU 1 busy 7 ms and a 4 ms interrupt.
+if [ $have_report = 1 ] && [ "$REGEN" != --regenerate ]; then
+	cat >gaps.want <<-'EOF'
+	threads,300,300,steady,6000000,3,2,1000000,1000000,0,0,0,0,0,0,0,0,0,0
+	threads,100,100,runner,4000000,2,1,2000000,2000000,0,0,0,0,0,0,0,0,0,0
+	threads,200,200,waiter,2000000,2,0,0,0,1,0,0,0,0,0,0,2000000,0,0
+	threads,400,400,brief,1000000,1,0,0,0,0,0,0,0,0,0,0,0,0,0
+	cpus,0,9000000,9000000,0,0,0,7,0
+	cpus,1,6000000,4000000,2000000,0,0,4,42
+	irqs,irq,timer,1,0,0,0
+	losses,1,1,42,3000000,3000000
+	EOF
+	# gaps-mixed: its loss record in CPU 0's provider (CPU 1's figures
+	# replayed in time order), without the interrupts: the same figures.
+	grep -v '^irqs,' gaps.want >gaps-mixed.want
+	for name in gaps gaps-mixed; do
+		grep '^threads,\|^cpus,\|^irqs,\|^losses,' "$name.csv" >"$name.got"
+		if cmp -s "$name.want" "$name.got"; then
+			ok
+		else
+			bad "fxt-report --csv $name: not the figures worked out by hand:"
+			diff -u "$name.want" "$name.got" >&2
+		fi
+	done
+	echo '   1      1           42       3.000       3.000' >gaps.want
+	sed -n '/^Losses /,/^$/{/^ *[0-9]/p}' gaps.report >gaps.got
+	if cmp -s gaps.want gaps.got; then
+		ok
+	else
+		bad "fxt-report gaps: the Losses section is not the figures worked out by hand:"
+		diff -u gaps.want gaps.got >&2
+	fi
+	# Without loss records, no Losses section (power's loss report blob is
+	# Perfetto's, not one).
+	for name in basic sleep-states power; do
+		if ! grep -q '^Losses' "$name.report" && ! grep -q '^losses,\|^table,cpu,gaps,' "$name.csv"; then
+			ok
+		else
+			bad "fxt-report $name: a Losses section without loss records"
 		fi
 	done
 fi

@@ -33,6 +33,7 @@
 #include "options.h"
 #include "outbuf.h"
 #include "progress.h"
+#include "report.h"
 
 static unsigned int passed, failed, expect_failures;
 static const char *current;
@@ -906,6 +907,141 @@ static void test_skip_args(void)
 		fxt_reader_close(r);
 		free(b.data);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* fxt-report's gaps: the loss record (report_gap_event()).             */
+
+/* A loss record fxt/lost with the arguments given; strings inline. */
+static void lost_event(struct fxt_writer *w, uint32_t provider_cpu, uint64_t from,
+		       uint64_t to, const struct fxt_arg *a, unsigned int n)
+{
+	fxt_write_event(w, FXT_EVENT_DURATION_COMPLETE, from,
+			fxt_thread_inline(FXT_KOID_IRQ_PROCESS, FXT_KOID_IRQ_THREAD(provider_cpu)),
+			fxt_str(FXT_DROPPED_CATEGORY), fxt_str("lost"), a, n, to);
+}
+
+/* One event per row of gap_want, in order. */
+static void gap_events(struct fxt_writer *w)
+{
+	struct fxt_str cpu = fxt_str("cpu"), recs = fxt_str(FXT_DROPPED_ARG_NAME);
+	struct fxt_arg a[3];
+
+	fxt_write_magic(w);
+	fxt_write_provider_info(w, 0, "cpu0");
+	fxt_write_init(w, 1000000000);
+	fxt_write_string(w, 1, FXT_DROPPED_CATEGORY, strlen(FXT_DROPPED_CATEGORY));
+	fxt_write_string(w, 2, "lost", 4);
+	fxt_write_string(w, 3, "cpu", 3);
+	fxt_write_string(w, 4, FXT_DROPPED_ARG_NAME, strlen(FXT_DROPPED_ARG_NAME));
+	fxt_write_thread(w, 1, FXT_KOID_IRQ_PROCESS, FXT_KOID_IRQ_THREAD(2));
+	/* as fxt-collect writes it */
+	a[0] = fxt_arg_u32(cpu, 1);
+	a[1] = fxt_arg_u64(recs, 42);
+	lost_event(w, 1, 100, 400, a, 2);
+	/* another argument first, then the two the other way round */
+	a[0] = fxt_arg_string(fxt_str("why"), fxt_str("buffer full"));
+	a[1] = fxt_arg_u64(recs, 7);
+	a[2] = fxt_arg_u32(cpu, 3);
+	lost_event(w, 3, 500, 600, a, 3);
+	/* no "cpu"; no "records"; "cpu" of another type; an end before the start */
+	a[0] = fxt_arg_u64(recs, 1);
+	lost_event(w, 0, 700, 800, a, 1);
+	a[0] = fxt_arg_u32(cpu, 0);
+	lost_event(w, 0, 700, 800, a, 1);
+	a[0] = fxt_arg_u64(cpu, 0);
+	a[1] = fxt_arg_u64(recs, 1);
+	lost_event(w, 0, 700, 800, a, 2);
+	a[0] = fxt_arg_u32(cpu, 0);
+	lost_event(w, 0, 900, 850, a, 2);
+	/* a CPU fxt-report has no room for */
+	a[0] = fxt_arg_u32(cpu, MAX_CPUS);
+	lost_event(w, 0, 900, 950, a, 2);
+	/* not the loss record: another name, another event type */
+	a[0] = fxt_arg_u32(cpu, 0);
+	fxt_write_event(w, FXT_EVENT_DURATION_COMPLETE, 1000,
+			fxt_thread_inline(FXT_KOID_IRQ_PROCESS, FXT_KOID_IRQ_THREAD(0)),
+			fxt_str(FXT_DROPPED_CATEGORY), fxt_str(FXT_DROPPED_NAME), a, 2, 1100);
+	fxt_write_event(w, FXT_EVENT_INSTANT, 1000,
+			fxt_thread_inline(FXT_KOID_IRQ_PROCESS, FXT_KOID_IRQ_THREAD(0)),
+			fxt_str(FXT_DROPPED_CATEGORY), fxt_str("lost"), a, 2, 0);
+	/* thread, category and name indexed, arguments inline; no time lost */
+	a[0] = fxt_arg_u32(cpu, 2);
+	a[1] = fxt_arg_u64(recs, 5);
+	fxt_write_event(w, FXT_EVENT_DURATION_COMPLETE, 1200, fxt_thread_index(1),
+			fxt_str_index(1), fxt_str_index(2), a, 2, 1200);
+	/* argument names indexed (complete events' arguments are never skipped) */
+	a[0] = fxt_arg_u32(fxt_str_index(3), 2);
+	a[1] = fxt_arg_u64(fxt_str_index(4), 6);
+	lost_event(w, 2, 1300, 1400, a, 2);
+	/* a provider counting microseconds: the end in ns too */
+	fxt_write_provider_info(w, 1, "cpu1");
+	fxt_write_init(w, 1000000);
+	a[0] = fxt_arg_u32(cpu, 1);
+	a[1] = fxt_arg_u64(recs, 9);
+	lost_event(w, 1, 2, 5, a, 2);
+}
+
+static const struct {
+	bool gap, gap_skipped;	/* read with its arguments, with them skipped */
+	uint16_t cpu;
+	uint64_t from, to, records;	/* ns */
+} gap_want[] = {
+	{ true, true, 1, 100, 400, 42 },
+	{ true, true, 3, 500, 600, 7 },
+	{ false, false, 0, 0, 0, 0 }, { false, false, 0, 0, 0, 0 },
+	{ false, false, 0, 0, 0, 0 }, { false, false, 0, 0, 0, 0 },
+	{ false, false, 0, 0, 0, 0 },
+	{ false, false, 0, 0, 0, 0 }, { false, false, 0, 0, 0, 0 },
+	{ true, true, 2, 1200, 1200, 5 },
+	{ true, true, 2, 1300, 1400, 6 },
+	{ true, true, 1, 2000, 5000, 9 },
+};
+
+static void test_report_gap_event(void)
+{
+	struct blob b = build(gap_events);
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	unsigned int pass, nwant = sizeof(gap_want) / sizeof(gap_want[0]);
+
+	for (pass = 0; pass < 2; pass++) {
+		struct diags d;		/* the end before the start: DURATION_END */
+		struct fxt_reader *r = open_blob(b, &d);
+		unsigned int n = 0;
+
+		if (pass)
+			fxt_reader_skip_args(r, FXT_SKIP_SCHED_ARGS | FXT_SKIP_SPAN_ARGS);
+		while (fxt_reader_next(r, rec) > 0) {
+			struct ev e;
+			bool gap, want;
+
+			memset(&e, 0, sizeof(e));
+			gap = report_gap_event(r, rec, &e);
+			if (rec->type != FXT_REC_EVENT) {
+				EXPECT(!gap);
+				continue;
+			}
+			EXPECT(n < nwant);
+			if (n >= nwant)
+				break;
+			want = pass ? gap_want[n].gap_skipped : gap_want[n].gap;
+			if (gap != want)
+				fprintf(stderr, "  event %u (pass %u): gap %d\n", n, pass, gap);
+			EXPECT(gap == want);
+			if (gap && want) {
+				EXPECT_EQ_U(e.kind, EV_GAP);
+				EXPECT_EQ_U(e.cpu, gap_want[n].cpu);
+				EXPECT_EQ_U(e.ts, gap_want[n].from);
+				EXPECT_EQ_U(e.in_tid, gap_want[n].to);
+				EXPECT_EQ_U(e.out_tid, gap_want[n].records);
+			}
+			n++;
+		}
+		EXPECT_EQ_U(n, nwant);
+		fxt_reader_close(r);
+	}
+	free(rec);
+	free(b.data);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2218,6 +2354,7 @@ int main(void)
 	run("merge: time order across providers", test_merge);
 	run("merge: reads the file twice, the reader once", test_bytes_read);
 	run("sleep event: recognized, and only it", test_sleep_event);
+	run("fxt-report: loss records as gaps, malformed ones not", test_report_gap_event);
 	run("sleep event: paired with its switch, only when asked", test_sleep_pairing);
 	run("reader: every diagnostic is tested", test_all_diags_covered);
 	run("outbuf: formatting", test_outbuf);
