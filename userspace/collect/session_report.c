@@ -34,7 +34,7 @@ int fxt_session_report(struct fxt_session *s, bool quiet)
 				fxt_newest_cmdlines(s->dev.names));
 	}
 	if (t.dropped)
-		fxt_device_warn(&s->dev, "%" PRIu64 " records were dropped (see the fxt/dropped counters)",
+		fxt_device_warn(&s->dev, "%" PRIu64 " records were dropped (the archive's fxt/dropped counters say how many, its fxt/lost records which span of which CPU)",
 				t.dropped);
 	if (s->trigger_missed)
 		fxt_device_warn(&s->dev, "%" PRIu64 " latencies were not measured (the kernel's table of pending ones was full): a trigger may have missed them",
