@@ -73,6 +73,7 @@ struct archive_acct {
 	uint64_t rolling[STATS_MAX_CPUS];		/* type 4 + 8 and power blobs; counters, sleep events excluded */
 	uint64_t last_dropped[STATS_MAX_CPUS];	/* last fxt/dropped value */
 	bool have_dropped[STATS_MAX_CPUS];
+	uint64_t lost[STATS_MAX_CPUS];		/* the loss records' "records", summed */
 	uint64_t counters, diags, records;
 	struct archive_seq seq[STATS_MAX_CPUS][EVLOG_NR_CLASSES];
 	/*
@@ -198,6 +199,17 @@ static int count_archive(const char *path, struct archive_acct *a)
 				a->have_dropped[rec->provider] = true;
 			}
 			continue;
+		}
+		/* fxt-collect's loss record (records.rst "Loss"): not the kernel's */
+		{
+			uint64_t n;
+			uint32_t cpu;
+
+			if (fxt_lost_event(rec, &cpu, NULL, &n)) {
+				if (cpu < STATS_MAX_CPUS)
+					a->lost[cpu] += n;
+				continue;
+			}
 		}
 		/*
 		 * A sleep event shares its switch's reservation and counts
@@ -452,20 +464,24 @@ static void run_stress(struct __test_metadata *_metadata, const char *name,
 
 		if (!r->present)
 			continue;
-		printf("# cpu %u: collector records %llu dropped %llu durable %llu d.dropped %llu; archive rolling %llu, last drop counter %llu%s\n",
+		printf("# cpu %u: collector records %llu dropped %llu durable %llu d.dropped %llu; archive rolling %llu, last drop counter %llu%s, loss records %llu\n",
 		       c, (unsigned long long)r->records,
 		       (unsigned long long)r->dropped,
 		       (unsigned long long)r->durable,
 		       (unsigned long long)r->d_dropped,
 		       (unsigned long long)a->rolling[c],
 		       (unsigned long long)a->last_dropped[c],
-		       a->have_dropped[c] ? "" : " (none)");
+		       a->have_dropped[c] ? "" : " (none)",
+		       (unsigned long long)a->lost[c]);
 		EXPECT_EQ(r->records, a->rolling[c])
 			TH_LOG("cpu %u: records column vs rolling records in the archive", c);
 		EXPECT_EQ(r->dropped + r->d_dropped, a->last_dropped[c])
 			TH_LOG("cpu %u: dropped + d.dropped vs the last fxt/dropped counter", c);
 		if (r->dropped + r->d_dropped)
 			EXPECT_TRUE(a->have_dropped[c]);
+		/* every rolling record lost is in a loss record of its CPU */
+		EXPECT_EQ(r->dropped, a->lost[c])
+			TH_LOG("cpu %u: dropped vs the loss records' counts", c);
 		if (no_drops)
 			EXPECT_EQ(0, r->dropped)
 				TH_LOG("cpu %u: drops at %s leave no exact count to compare", c, bufsz);
