@@ -173,16 +173,21 @@ int fxt_perfetto_power_events(const void *payload, size_t size,
 	size_t n = 0;
 
 	while (next_field(&p, end, &f, &bad)) {
-		const uint8_t *q = f.p, *qend = f.p + f.v;
+		const uint8_t *q, *qend;
 
+		/* Only a length field has bytes: f.p of another is NULL. */
 		if (f.num != TRACE_PACKET || f.wire != WIRE_LEN)
 			continue;
+		q = f.p;
+		qend = f.p + f.v;
 		while (next_field(&q, qend, &g, &bad)) {
-			const uint8_t *r = g.p, *rend = g.p + g.v;
+			const uint8_t *r, *rend;
 			uint64_t cpu = 0;
 
 			if (g.num != PACKET_FTRACE_EVENTS || g.wire != WIRE_LEN)
 				continue;
+			r = g.p;
+			rend = g.p + g.v;
 			/* The bundle's cpu may follow its events. */
 			while (next_field(&r, rend, &h, &bad)) {
 				if (h.num == BUNDLE_CPU && h.wire == WIRE_VARINT)
