@@ -269,6 +269,8 @@ void fxt_buffers_clear(struct fxt_session *s, bool durable_too)
 		WRITE_ONCE(h->rolling_data_end[1], 0);
 		WRITE_ONCE(h->records_written, 0);
 		WRITE_ONCE(h->records_dropped, 0);
+		WRITE_ONCE(h->rolling_lost_before[0], 0);
+		WRITE_ONCE(h->rolling_lost_before[1], 0);
 		WRITE_ONCE(h->flags, h->flags & ~(u64)FXT_CPU_ROLLING_FULL);
 		/* Buffer 0 is being written; buffer 1 may be rolled into. */
 		c->ready = BIT(1);
@@ -306,9 +308,13 @@ static bool fxt_window_closed(void)
 /*
  * Roll from the full current buffer to the other one. @old is the reserve
  * word the caller found full. Returns true when the caller should retry,
- * false when the record must be dropped.
+ * false when the record must be dropped. @drop: the caller's record is
+ * dropped if no roll happens, and counted here, with interrupts off like
+ * the roll: a nested writer's roll, which notes the count in the buffer it
+ * rolls into (rolling_lost_before[]), then sees it or not whole, and the
+ * collector places every drop between the right two buffers.
  */
-static bool fxt_rolling_switch(struct fxt_cpu *c, long old)
+static bool fxt_rolling_switch(struct fxt_cpu *c, long old, bool drop)
 {
 	struct fxt_buffer_header *h = c->hdr;
 	local_t *cur = FXT_LOCAL(h->rolling_current);
@@ -320,6 +326,9 @@ static bool fxt_rolling_switch(struct fxt_cpu *c, long old)
 	if (h->mode == FXT_MODE_ONESHOT) {
 		if (!(READ_ONCE(h->flags) & FXT_CPU_ROLLING_FULL))
 			fxt_flag_set(c, FXT_CPU_ROLLING_FULL);
+		/* Nothing ever rolls: counting it later is the same. */
+		if (drop)
+			local_inc(FXT_LOCAL(h->records_dropped));
 		return false;
 	}
 
@@ -364,6 +373,9 @@ static bool fxt_rolling_switch(struct fxt_cpu *c, long old)
 	local_set(FXT_LOCAL(h->rolling_committed[nb]), 0);
 	WRITE_ONCE(h->rolling_data_end[nb], 0);
 	WRITE_ONCE(h->rolling_data_end[b], old & FXT_ROLLING_OFFSET_MASK);
+	/* What was lost before this buffer's first record: after b's last. */
+	WRITE_ONCE(h->rolling_lost_before[nb],
+		   local_read(FXT_LOCAL(h->records_dropped)));
 	/* Order the resets and the data end before the new reserve word. */
 	smp_wmb();
 	local_set(cur, (long)((u64)(wrapped + 1) << FXT_ROLLING_OFFSET_BITS));
@@ -380,6 +392,9 @@ static bool fxt_rolling_switch(struct fxt_cpu *c, long old)
 		WRITE_ONCE(h->flags, h->flags & ~(u64)FXT_CPU_ROLLING_FULL);
 	}
 out:
+	/* A trigger's window closed: the record is refused, not lost. */
+	if (!retry && drop && !fxt_window_closed())
+		local_inc(FXT_LOCAL(h->records_dropped));
 	local_irq_restore(irqflags);
 	return retry;
 }
@@ -400,8 +415,8 @@ static u64 *__fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len,
 				return p;
 			continue;	/* a nested writer moved on */
 		}
-		if (!fxt_rolling_switch(c, old))
-			return NULL;
+		if (!fxt_rolling_switch(c, old, true))
+			return NULL;	/* dropped, counted */
 	}
 }
 
@@ -422,7 +437,7 @@ void fxt_rolling_make_room_slow(struct fxt_cpu *c, long old)
 	if (unlikely(READ_ONCE(fxt_session.trig.freeze_at)) &&
 	    fxt_trig_frozen_within(FXT_MAKE_ROOM_MARGIN_NS))
 		return;
-	fxt_rolling_switch(c, old);
+	fxt_rolling_switch(c, old, false);
 }
 
 /**
@@ -440,17 +455,15 @@ void fxt_rolling_make_room_slow(struct fxt_cpu *c, long old)
 u64 *fxt_rolling_reserve_slow(struct fxt_cpu *c, unsigned int len, u64 *ts,
 			      unsigned int *bufno)
 {
-	u64 *p = NULL;
-
 	/* A trigger's window closed: nothing more, and nothing lost. */
 	if (fxt_window_closed())
 		return NULL;
-	if (!fxt_cpu_stopped(c))
-		p = __fxt_rolling_reserve(c, len, ts, bufno);
-	/* A roll the window's closing refused lost nothing either. */
-	if (!p && !fxt_window_closed())
+	if (fxt_cpu_stopped(c)) {
 		local_inc(FXT_LOCAL(c->hdr->records_dropped));
-	return p;
+		return NULL;
+	}
+	/* A drop there is counted there; one the window refused is not. */
+	return __fxt_rolling_reserve(c, len, ts, bufno);
 }
 
 /**

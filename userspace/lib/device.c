@@ -246,7 +246,6 @@ int fxt_device_start(struct fxt_device *d, uint32_t disposition)
 		d->cpus[cpu].dropped_at_ack = 0;
 		d->cpus[cpu].last_ts = 0;
 		d->cpus[cpu].lost_reported = 0;
-		d->cpus[cpu].lost_at_ack = 0;
 		d->cpus[cpu].gap_records = 0;
 	}
 	return 0;

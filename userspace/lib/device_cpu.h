@@ -24,11 +24,11 @@ struct fxt_device_cpu {
 	uint64_t dropped_at_ack;	/* drop count at the last BUFFER_SAVED */
 	uint64_t last_ts;		/* latest timestamp saved for this CPU */
 	/*
-	 * Rolling records lost, as gaps (drain.c, close_gap()): the count
-	 * already in a gap or pending, the count at the last BUFFER_SAVED,
+	 * Rolling records lost, as gaps (drain.c, note_lost(), close_gap()):
+	 * the count already in a gap, pending or before a circular window,
 	 * and the gap not yet written: its records and its start.
 	 */
-	uint64_t lost_reported, lost_at_ack;
+	uint64_t lost_reported;
 	uint64_t gap_records, gap_from;
 };
 

@@ -223,12 +223,47 @@ static int save_durable(struct fxt_device *d, uint32_t cpu, uint64_t min_end)
 	return err;
 }
 
+/*
+ * Rolling records lost up to @lost (the CPU's count), after its last record
+ * saved: a gap from that record's time (or the start), written when the
+ * next one is saved (close_gap()).
+ */
+static void note_lost(struct fxt_device *d, uint32_t cpu, uint64_t lost)
+{
+	struct fxt_device_cpu *s = &d->cpus[cpu];
+
+	if (lost <= s->lost_reported)
+		return;
+	if (!s->gap_records) {
+		s->gap_from = s->last_ts ? s->last_ts : d->start_ns;
+		if (s->gap_from < d->clip_ns)
+			s->gap_from = d->clip_ns;
+	}
+	s->gap_records += lost - s->lost_reported;
+	s->lost_reported = lost;
+}
+
+/*
+ * Save [0, end) of rolling buffer b. The kernel noted the CPU's drop count
+ * when it rolled into b (rolling_lost_before[b]): the records lost since
+ * the last one saved were lost before b's first record, which ends their
+ * gap. @before_window: b is a circular window's older buffer, and what was
+ * lost before it was lost before the window (the archive holds nothing of
+ * that time): counted (the fxt/dropped counter), in no gap.
+ */
 static int save_rolling(struct fxt_device *d, uint32_t cpu, unsigned int b,
-			uint64_t end)
+			uint64_t end, bool before_window)
 {
 	struct fxt_device_cpu *s = &d->cpus[cpu];
 	const volatile struct fxt_buffer_header *h = s->hdr;
+	uint64_t lost = __atomic_load_n(&h->rolling_lost_before[b], __ATOMIC_ACQUIRE);
 
+	if (before_window) {
+		if (lost > s->lost_reported)
+			s->lost_reported = lost;
+	} else {
+		note_lost(d, cpu, lost);
+	}
 	if (!end)
 		return 0;
 	if (end > h->rolling_size) {
@@ -258,29 +293,16 @@ static uint64_t lost_now(const struct fxt_device_cpu *s)
 /*
  * Loss shows where it happened: buffer-full metadata, a counter of
  * dropped records and a Perfetto blob that says the CPU lost events (for
- * Perfetto's stats, lib/perfetto_blob.c), the counter stamped with the last time saved for the CPU (not
- * "now": the next chunk holds records from before now, and a CPU's records
- * must stay in time order).
+ * Perfetto's stats, lib/perfetto_blob.c), the counter stamped with the
+ * last time saved for the CPU (not "now": the next chunk holds records
+ * from before now, and a CPU's records must stay in time order). Which
+ * span the rolling records were lost in is note_lost()'s.
  */
-static int report_drops(struct fxt_device *d, uint32_t cpu, uint64_t dropped,
-			uint64_t lost)
+static int report_drops(struct fxt_device *d, uint32_t cpu, uint64_t dropped)
 {
 	struct fxt_device_cpu *s = &d->cpus[cpu];
 	int err;
 
-	/*
-	 * Rolling records lost after the last record saved: a gap from that
-	 * record's time (or the start), written when the next one is saved.
-	 */
-	if (lost > s->lost_reported) {
-		if (!s->gap_records) {
-			s->gap_from = s->last_ts ? s->last_ts : d->start_ns;
-			if (s->gap_from < d->clip_ns)
-				s->gap_from = d->clip_ns;
-		}
-		s->gap_records += lost - s->lost_reported;
-		s->lost_reported = lost;
-	}
 	if (dropped == s->dropped_reported)
 		return 0;
 	err = select_provider(d, cpu);
@@ -307,8 +329,11 @@ static int report_drops(struct fxt_device *d, uint32_t cpu, uint64_t dropped,
  * Streaming drops a CPU's records only while both rolling buffers are
  * waiting: the one being saved here and the other, already full. So what
  * was dropped up to this save's acknowledgement was dropped after the other
- * buffer's last record, and is reported after that buffer, at the next save
- * (or at the end), where it happened.
+ * buffer's last record; its counter is written after that buffer, at the
+ * next save (or at the end). The gap is placed by the kernel's own note
+ * (save_rolling()): once acknowledged, this buffer can fill and drop again
+ * before the count is read here (a collector preempted for as long), and
+ * that loss is after this buffer's records, not the other's.
  */
 static int handle_save(struct fxt_device *d, const struct fxt_packet *p)
 {
@@ -324,9 +349,9 @@ static int handle_save(struct fxt_device *d, const struct fxt_packet *p)
 	if (!err)
 		err = save_rolling(d, p->cpu, b,
 				   __atomic_load_n(&s->hdr->rolling_data_end[b],
-						   __ATOMIC_ACQUIRE));
+						   __ATOMIC_ACQUIRE), false);
 	if (!err)
-		err = report_drops(d, p->cpu, s->dropped_at_ack, s->lost_at_ack);
+		err = report_drops(d, p->cpu, s->dropped_at_ack);
 	/* Saved means on disk: the kernel may overwrite it after the ack. */
 	if (!err)
 		err = fxt_device_check_write(d, fxt_writer_flush(d->w));
@@ -336,7 +361,6 @@ static int handle_save(struct fxt_device *d, const struct fxt_packet *p)
 	if (write(d->fd, &ack, sizeof(ack)) != sizeof(ack))
 		return fail(d, -errno, "acknowledging a saved buffer: %s", strerror(errno));
 	s->dropped_at_ack = dropped_now(s);
-	s->lost_at_ack = lost_now(s);
 	d->saves++;
 	return 0;
 }
@@ -500,13 +524,15 @@ int fxt_device_save_final(struct fxt_device *d)
 		    d->per_cpu_window_start)
 			err = mark_window_start(d, cpu, b ^ 1);
 		if (!err && d->layout.mode == FXT_MODE_CIRCULAR && wrapped)
-			err = save_rolling(d, cpu, b ^ 1, h->rolling_data_end[b ^ 1]);
+			err = save_rolling(d, cpu, b ^ 1, h->rolling_data_end[b ^ 1],
+					   true);
 		if (off > h->rolling_size)
 			off = h->rolling_size;
 		if (!err)
-			err = save_rolling(d, cpu, b, off);
+			err = save_rolling(d, cpu, b, off, false);
+		note_lost(d, cpu, lost_now(s));
 		if (!err)
-			err = report_drops(d, cpu, dropped_now(s), lost_now(s));
+			err = report_drops(d, cpu, dropped_now(s));
 		/* Lost after the last record kept: up to the stop. */
 		if (!err)
 			err = close_gap(d, cpu, d->stop_ns > s->last_ts ? d->stop_ns

@@ -15,6 +15,13 @@
  * events in the rolling buffers as a wrapped window would: CPU 0 wrapped
  * once, its older buffer from 1000 ns, its current one from 1200 ns; CPU 1
  * never wrapped, from 500 ns (write_window()).
+ * With FAKE_FXT_STREAM=1 (streaming mode), CPU 0 runs ahead of the
+ * collector as a busy CPU does (stream_start(), stream_ack()): at START it
+ * has filled both rolling buffers and dropped 2 records; the collector's
+ * acknowledgement of buffer 0 (write()) rolls into buffer 0, fills it and
+ * drops 3 more before write() returns; that of buffer 1 rolls into buffer
+ * 1, which gets one record, saved at the stop. The 2 are lost between the first buffer 1's
+ * records and the second buffer 0's, the 3 after those.
  * Everything else goes to the C library.
  */
 #include <dlfcn.h>
@@ -24,6 +31,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,7 +48,7 @@
 
 static int rfd = -1, wfd = -1;
 static unsigned char *map;
-static unsigned int mode, starts;
+static unsigned int mode, starts, acks;
 
 static void post(unsigned int req, unsigned int cpu, unsigned int d32, uint64_t d64)
 {
@@ -127,6 +135,76 @@ static void write_window(void)
 	h1->rolling_current = 3 * 32;
 }
 
+/*
+ * A roll into buffer @b of CPU 0, as fxt_rolling_switch() does it: the
+ * other buffer's end, the drop count so far, then the reserve word.
+ */
+static void stream_roll(unsigned int b, uint32_t wrapped)
+{
+	struct fxt_buffer_header *h = (void *)map;
+
+	h->rolling_data_end[b ^ 1] = h->rolling_current & FXT_ROLLING_OFFSET_MASK;
+	h->rolling_committed[b] = h->rolling_data_end[b] = 0;
+	h->rolling_lost_before[b] = h->records_dropped;
+	h->rolling_current = (uint64_t)wrapped << FXT_ROLLING_OFFSET_BITS;
+}
+
+/* CPU 0 writes @n instant events at @ts into its current buffer. */
+static void stream_write(const uint64_t *ts, unsigned int n)
+{
+	struct fxt_buffer_header *h = (void *)map;
+	unsigned int b = (h->rolling_current >> FXT_ROLLING_OFFSET_BITS) & 1;
+	uint64_t end = (h->rolling_current & FXT_ROLLING_OFFSET_MASK) + n * 32;
+
+	write_events(0, b, ts, n);
+	h->rolling_data_end[b] = 0;	/* still the current buffer */
+	h->rolling_current = (h->rolling_current & ~FXT_ROLLING_OFFSET_MASK) | end;
+	h->records_written += n;
+}
+
+static void stream_start(void)
+{
+	static const uint64_t b0[] = { 1000, 1100 }, b1[] = { 1200, 1300 };
+	struct fxt_buffer_header *h = (void *)map;
+
+	stream_write(b0, 2);
+	stream_roll(1, 1);
+	stream_write(b1, 2);
+	h->records_dropped = 2;		/* buffer 1 full, 0 not saved yet */
+	post(FXT_PKT_SAVE_BUFFER, 0, 0, h->durable_reserved);
+}
+
+static void stream_ack(void)
+{
+	static const uint64_t again0[] = { 1500, 1600 }, again1[] = { 1800 };
+	struct fxt_buffer_header *h = (void *)map;
+
+	if (++acks == 1) {
+		stream_roll(0, 2);
+		stream_write(again0, 2);
+		post(FXT_PKT_SAVE_BUFFER, 0, 1, h->durable_reserved);
+		h->records_dropped += 3;	/* before the collector reads it */
+	} else if (acks == 2) {
+		stream_roll(1, 3);
+		stream_write(again1, 1);
+		post(FXT_PKT_SAVE_BUFFER, 0, 2, h->durable_reserved);
+	}
+}
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	static ssize_t (*real)(int, const void *, size_t);
+
+	if (rfd >= 0 && fd == rfd && len == sizeof(struct fxt_packet)) {
+		if (map && mode == FXT_MODE_STREAMING && getenv("FAKE_FXT_STREAM"))
+			stream_ack();
+		return (ssize_t)len;
+	}
+	if (!real)
+		real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	return real(fd, buf, len);
+}
+
 static int fake_ioctl(unsigned long req, void *arg)
 {
 	static const char *const names[] = { "sched", "wakeup", "irq", "softirq" };
@@ -171,6 +249,8 @@ static int fake_ioctl(unsigned long req, void *arg)
 		if (map && mode == FXT_MODE_CIRCULAR && getenv("FAKE_FXT_WRAP"))
 			write_window();
 		post(FXT_PKT_STARTED, 0, FXT_FIFO_PROTOCOL_VERSION, 0);
+		if (map && mode == FXT_MODE_STREAMING && getenv("FAKE_FXT_STREAM"))
+			stream_start();
 		if (n && ++starts <= (unsigned int)atoi(n) &&
 		    !pthread_create(&t, NULL, fire, NULL))
 			pthread_detach(t);

@@ -30,7 +30,7 @@
  * of different versions refuse each other (ENOTTY, or a version check of
  * fxt_layout.abi_version).
  */
-#define FXT_ABI_VERSION		4
+#define FXT_ABI_VERSION		5
 /* Version of the packet protocol, sent in the STARTED packet's data32. */
 #define FXT_FIFO_PROTOCOL_VERSION	1
 
@@ -291,6 +291,7 @@ struct fxt_buffer_header {
 	__u64 flags;			/* FXT_CPU_* */
 	__u64 durable_records;		/* durable records committed */
 	__u64 durable_dropped;		/* durable records refused */
+	__u64 rolling_lost_before[2];	/* records_dropped when rolled into */
 };
 
 #endif /* _UAPI_LINUX_FXT_H */
