@@ -26,7 +26,7 @@
 #include <asm/trace/irq_vectors.h>
 #endif
 #include <fxt/format.h>
-#include <fxt/perfetto.h>
+#include <fxt/perfetto_blob.h>
 #include "fxt.h"
 #include "fxt_fastpath.h"
 #include "fxt_trig_fast.h"

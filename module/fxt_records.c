@@ -11,7 +11,7 @@
 #include <linux/string.h>
 #include <linux/interrupt.h>
 #include <fxt/format.h>
-#include <fxt/perfetto.h>
+#include <fxt/perfetto_blob.h>
 #include "fxt.h"
 #include "fxt_fastpath.h"
 
@@ -638,7 +638,7 @@ void fxt_write_trigger(struct fxt_cpu *c, struct task_struct *p, u32 kind,
 /**
  * fxt_write_power() - a power event (category "power") as Perfetto's own
  *	ftrace import draws it: a blob record holding one embedded packet
- *	(include/fxt/perfetto.h, Documentation/records.rst "Power")
+ *	(include/fxt/perfetto_blob.h, Documentation/records.rst "Power")
  * @c: this CPU
  * @event: FXT_PB_EVENT_CPU_IDLE or FXT_PB_EVENT_CPU_FREQUENCY
  * @cpu_id: the CPU the event is about (the tracepoint's cpu_id)

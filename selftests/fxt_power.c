@@ -2,7 +2,7 @@
 /*
  * fxt_power - the power category (Documentation/records.rst, "Power"):
  * cpu_idle and cpu_frequency as embedded Perfetto packets, one blob record
- * of FXT_BLOB_TYPE_PERFETTO each (include/fxt/perfetto.h).
+ * of FXT_BLOB_TYPE_PERFETTO each (include/fxt/perfetto_blob.h).
  *
  * Scenario, once: fxt-collect -c sched,power records a second in which
  * this process sleeps (both CPUs go idle) and fxt_power_test.ko fires
@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include <fxt/format.h>
-#include <fxt/perfetto.h>
+#include <fxt/perfetto_blob.h>
 
 #include "child.h"
 #include "collector.h"

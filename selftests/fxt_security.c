@@ -38,7 +38,7 @@
 #include <linux/capability.h>
 #include <linux/fxt.h>
 #include <fxt/format.h>
-#include <fxt/perfetto.h>
+#include <fxt/perfetto_blob.h>
 
 #include "collector.h"
 #include "dump.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <fxt/perfetto.h>
+#include <fxt/perfetto_blob.h>
 
 #include "dump_text.h"
 

@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <fxt/perfetto.h>
+#include <fxt/perfetto_blob.h>
 
 #include "grow.h"
 #include "irq_levels.h"
@@ -95,8 +95,8 @@ struct pf {
 /* Write the packet built in pf->packet, on the sequence. */
 static void emit_packet(struct pf *pf)
 {
-	pb_varint_field(&pf->packet, PF_PACKET_SEQUENCE_ID, PF_SEQUENCE);
-	pb_msg(&pf->out, PF_TRACE_PACKET, &pf->packet);
+	pb_varint_field(&pf->packet, FXT_PB_PACKET_SEQUENCE_ID, PF_SEQUENCE);
+	pb_msg(&pf->out, FXT_PB_TRACE_PACKET, &pf->packet);
 	if (pf->out.failed)
 		pf->failed = true;
 	else
@@ -112,15 +112,15 @@ static void flush_bundle(struct pf *pf, size_t cpu)
 
 	if (!b->len && !b->failed && !lost)
 		return;
-	pb_varint_field(&pf->msg, PF_BUNDLE_CPU, cpu);
+	pb_varint_field(&pf->msg, FXT_PB_BUNDLE_CPU, cpu);
 	if (lost) {
-		pb_varint_field(&pf->msg, PF_BUNDLE_LOST_EVENTS, 1);
+		pb_varint_field(&pf->msg, FXT_PB_BUNDLE_LOST_EVENTS, 1);
 		pf->lost[cpu] = false;
 	}
 	if (b->failed)
 		pf->msg.failed = true;
 	pb_raw(&pf->msg, b->p, b->len);
-	pb_msg(&pf->packet, PF_PACKET_FTRACE_EVENTS, &pf->msg);
+	pb_msg(&pf->packet, FXT_PB_PACKET_FTRACE_EVENTS, &pf->msg);
 	emit_packet(pf);
 	pb_reset(b);
 }
@@ -155,10 +155,10 @@ static void add_event(struct pf *pf, unsigned int cpu, uint64_t ts, uint64_t pid
 		pf->bundles = b;
 	}
 	b = &pf->bundles[cpu];
-	pb_varint_field(&pf->ev, PF_EVENT_TIMESTAMP, ts);
-	pb_varint_field(&pf->ev, PF_EVENT_PID, pid);
+	pb_varint_field(&pf->ev, FXT_PB_EVENT_TIMESTAMP, ts);
+	pb_varint_field(&pf->ev, FXT_PB_EVENT_PID, pid);
 	pb_msg(&pf->ev, type, &pf->body);
-	pb_msg(b, PF_BUNDLE_EVENT, &pf->ev);
+	pb_msg(b, FXT_PB_BUNDLE_EVENT, &pf->ev);
 	if (b->len > PF_BUNDLE_MAX)
 		flush_bundle(pf, cpu);
 }

@@ -6,19 +6,17 @@
  * ftrace/ftrace_event_bundle.proto, ftrace/ftrace_event.proto,
  * ftrace/sched.proto, ps/process_tree.proto,
  * interned_data/interned_data.proto, profiling/profile_common.proto).
- * Written once here; perfetto.c uses nothing else.
+ * Written once here, beside <fxt/perfetto_blob.h>, which has the fields
+ * fxt.ko's embedded packets use too (Trace.packet, the bundle's cpu, event
+ * and lost_events, an event's timestamp and pid, the sequence id):
+ * perfetto.c takes those from there and nothing else from anywhere.
  */
 #ifndef FXT_DUMP_PERFETTO_PROTO_H
 #define FXT_DUMP_PERFETTO_PROTO_H
 
-/* Trace */
-#define PF_TRACE_PACKET			1
-
 /* TracePacket */
-#define PF_PACKET_FTRACE_EVENTS		1	/* FtraceEventBundle */
 #define PF_PACKET_PROCESS_TREE		2
 #define PF_PACKET_TIMESTAMP		8
-#define PF_PACKET_SEQUENCE_ID		10	/* trusted_packet_sequence_id */
 #define PF_PACKET_INTERNED_DATA		12
 #define PF_PACKET_SEQUENCE_FLAGS	13
 #define PF_PACKET_SYSTEM_INFO		45
@@ -36,14 +34,7 @@
 #define PF_ISTRING_IID			1
 #define PF_ISTRING_STR			2
 
-/* FtraceEventBundle */
-#define PF_BUNDLE_CPU			1
-#define PF_BUNDLE_EVENT			2
-#define PF_BUNDLE_LOST_EVENTS		3	/* the kernel overwrote some */
-
 /* FtraceEvent */
-#define PF_EVENT_TIMESTAMP		1
-#define PF_EVENT_PID			2
 #define PF_EVENT_SCHED_SWITCH		4
 #define PF_EVENT_SCHED_BLOCKED_REASON	18
 #define PF_EVENT_SCHED_WAKING		20

@@ -212,7 +212,7 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_str name, unsigned int blob_
 size_t fxt_perfetto_lost_events(uint32_t cpu, uint8_t *buf, size_t cap);
 int fxt_write_perfetto_lost_events(struct fxt_writer *w, uint32_t cpu);
 
-/* A power event of an embedded packet (include/fxt/perfetto.h). */
+/* A power event of an embedded packet (include/fxt/perfetto_blob.h). */
 struct fxt_power_event {
 	uint32_t cpu;		/* the bundle's CPU */
 	uint32_t cpu_id;	/* the event's cpu_id: the CPU it is about */

@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include <fxt/perfetto.h>
+#include <fxt/perfetto_blob.h>
 
 #include "libfxt.h"
 

@@ -270,7 +270,7 @@ void report_print_blocked(struct report *rp, struct outbuf *o, long top, bool cs
 void report_blocked_free(struct report *rp);
 /* The Processes section (report_processes.c): parent, threads, times. */
 void report_print_processes(struct report *rp, struct outbuf *o, long top, bool csv);
-/* A thread's name (report_print.c): for one that exited, its name then. */
+/* A thread's name (report_names.c): for one that exited, its name then. */
 const char *report_comm_of(const struct report *rp, const struct tstat *t);
 
 /* ------------------------------------------------------------------ */

@@ -4,7 +4,7 @@
  * idle state and the time active, from the kernel's cpu_idle events, and
  * the time-weighted mean frequency, from its cpu_frequency events. Both
  * come as Perfetto packets in blob records of FXT_BLOB_TYPE_PERFETTO
- * (include/fxt/perfetto.h, decoded by lib/perfetto_blob.c), one event a
+ * (include/fxt/perfetto_blob.h, decoded by lib/perfetto_blob.c), one event a
  * blob; nothing is printed when the archive has none.
  *
  * A CPU is the one an event is about (its cpu_id): cpufreq writes the
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <fxt/perfetto.h>
+#include <fxt/perfetto_blob.h>
 
 #include "grow.h"
 #include "report.h"

@@ -717,16 +717,3 @@ void report_free(struct report *rp)
 	for (k = 0; k < DIRECT_TIDS / DIRECT_CHUNK; k++)
 		free(rp->direct[k]);
 }
-
-/*
- * A thread's name: a thread that exited, the name it had when it did (its
- * tid may be some later thread's); else its newest.
- */
-const char *report_comm_of(const struct report *rp, const struct tstat *t)
-{
-	uint64_t tid = rp->tids[t - rp->threads];
-	uint64_t at = t->state == T_DEAD ? t->since : UINT64_MAX;
-	const struct fxt_kobj_info *k = fxt_merge_thread_at(rp->m, tid, at);
-
-	return k && k->name_len ? k->name : "";
-}

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <fxt/perfetto.h>
+#include <fxt/perfetto_blob.h>
 
 #include "archives.h"
 

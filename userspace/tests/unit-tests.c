@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fxt/perfetto.h>
+#include <fxt/perfetto_blob.h>
 
 #include "archives.h"
 #include "command.h"
@@ -2116,7 +2116,7 @@ static void test_perfetto_lost_events(void)
 }
 
 /*
- * The power packets fxt.ko writes (include/fxt/perfetto.h), decoded back
+ * The power packets fxt.ko writes (include/fxt/perfetto_blob.h), decoded back
  * by fxt_perfetto_power_events(); a cpu_idle packet byte for byte as
  * protoc would encode it; every truncation decodes to an error or to
  * nothing, never past the payload (ASan); a lost-events packet has none.

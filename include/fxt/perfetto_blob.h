@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
 /*
- * fxt/perfetto.h - the Perfetto trace packets fxt embeds in FXT blob
+ * fxt/perfetto_blob.h - the Perfetto trace packets fxt embeds in FXT blob
  * records of FXT_BLOB_TYPE_PERFETTO (format.h), written once for the
  * kernel module and the user-space library.
  *
@@ -15,8 +15,8 @@
  * ftrace_event.proto and power.proto. Every length here is below 128, so
  * each length prefix is one byte.
  */
-#ifndef _FXT_PERFETTO_H
-#define _FXT_PERFETTO_H
+#ifndef _FXT_PERFETTO_BLOB_H
+#define _FXT_PERFETTO_BLOB_H
 
 #include <linux/types.h>
 
@@ -131,4 +131,4 @@ static inline unsigned int fxt_pb_power_packet(__u8 *buf, unsigned int event,
 	return n;
 }
 
-#endif /* _FXT_PERFETTO_H */
+#endif /* _FXT_PERFETTO_BLOB_H */
