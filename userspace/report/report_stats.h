@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_stats.h - fxt-report's analysis (report/report_stats.c): the
- * state of each thread, CPU and interrupt handler, and the events applied
- * to it; the state lookups inline, where every event needs them.
+ * state of each thread, CPU and interrupt handler (report_state.c), and
+ * the events applied to it; the state lookups inline, where every event
+ * needs them.
  */
 #ifndef FXT_REPORT_STATS_H
 #define FXT_REPORT_STATS_H
@@ -10,7 +11,7 @@
 #include "report.h"
 
 /* ------------------------------------------------------------------ */
-/* State lookups (report_stats.c), inline where every event needs them. */
+/* State lookups (report_state.c), inline where every event needs them. */
 
 /* A new state for tid; NO_THREAD without memory. */
 uint32_t report_thread_new(struct report *rp, uint64_t tid);
@@ -59,7 +60,7 @@ static inline void report_resolve(struct report *rp, struct ev *e)
 }
 
 /* ------------------------------------------------------------------ */
-/* Analysis (report_stats.c).                                           */
+/* Analysis (report_stats.c; the start and the end, report_state.c).   */
 
 void report_init(struct report *rp, struct fxt_merge *m);
 void report_free(struct report *rp);
