@@ -46,54 +46,14 @@
 #include "irq_levels.h"
 #include "name_intern.h"
 #include "perfetto.h"
+#include "perfetto_state.h"
 #include "perfetto_proto.h"
 #include "protobuf.h"
 #include "sleep_pairs.h"
 #include "u64map.h"
 
-#define PF_SEQUENCE	1		/* the one packet sequence written */
-#define PF_BUNDLE_MAX	(64 << 10)	/* bytes of events per bundle */
-#define PF_NAME_MAX	63
-
-/* Is the string s (a struct fxt_str) the literal lit? */
-#define NAME_IS(s, lit)	((s).len == sizeof(lit) - 1 && (s).data && \
-			 !memcmp((s).data, (lit), sizeof(lit) - 1))
-
-struct pthread {
-	uint64_t tid, pid;
-	uint8_t name_len;
-	char name[PF_NAME_MAX];
-	bool dead;		/* its last switch (out dying or dead) was read */
-	bool free_pending;	/* a leader dead before its other threads */
-	/* as a process: the command line of its exec, and its name then */
-	char *cmdline;
-	uint16_t cmdline_len;
-	uint8_t exec_name_len;
-	char exec_name[PF_NAME_MAX];
-};
-
-struct pf {
-	struct fxt_merge *m;
-	struct outbuf *o;
-	struct pbuf out, packet, msg, ev, body;
-	struct pbuf *bundles;	/* by CPU: FtraceEvent fields not yet written */
-	size_t nbundles;
-	bool *lost;		/* by CPU: records dropped since its last bundle */
-	size_t nlost;
-	struct pbuf tree;	/* ProcessTree fields not yet written */
-	uint64_t tree_ns;	/* the time of the names in it */
-	uint64_t last_ns;
-	struct pthread *threads;
-	size_t nthreads, cap;
-	struct u64map map;
-	struct sleep_pairs sleeps;	/* blocked_in names: iid = function id + 1 */
-	struct irq_levels irqs;
-	size_t syms_written;
-	bool failed;
-};
-
 /* Write the packet built in pf->packet, on the sequence. */
-static void emit_packet(struct pf *pf)
+void pf_emit_packet(struct pf *pf)
 {
 	pb_varint_field(&pf->packet, FXT_PB_PACKET_SEQUENCE_ID, PF_SEQUENCE);
 	pb_msg(&pf->out, FXT_PB_TRACE_PACKET, &pf->packet);
@@ -121,21 +81,8 @@ static void flush_bundle(struct pf *pf, size_t cpu)
 		pf->msg.failed = true;
 	pb_raw(&pf->msg, b->p, b->len);
 	pb_msg(&pf->packet, FXT_PB_PACKET_FTRACE_EVENTS, &pf->msg);
-	emit_packet(pf);
+	pf_emit_packet(pf);
 	pb_reset(b);
-}
-
-/*
- * Write the names gathered (kernel objects read in a row, of one time) as
- * one packet at that time (on_kobj()).
- */
-static void flush_tree(struct pf *pf)
-{
-	if (!pf->tree.len && !pf->tree.failed)
-		return;
-	pb_varint_field(&pf->packet, PF_PACKET_TIMESTAMP, pf->tree_ns);
-	pb_msg(&pf->packet, PF_PACKET_PROCESS_TREE, &pf->tree);
-	emit_packet(pf);
 }
 
 /* Add the event built in pf->body (field type of FtraceEvent) for cpu. */
@@ -144,7 +91,7 @@ static void add_event(struct pf *pf, unsigned int cpu, uint64_t ts, uint64_t pid
 {
 	struct pbuf *b;
 
-	flush_tree(pf);
+	pf_flush_tree(pf);
 	if (cpu >= pf->nbundles) {
 		b = grow_zeroed(pf->bundles, &pf->nbundles, cpu, 8, sizeof(*b));
 		if (!b) {
@@ -161,44 +108,6 @@ static void add_event(struct pf *pf, unsigned int cpu, uint64_t ts, uint64_t pid
 	pb_msg(b, FXT_PB_BUNDLE_EVENT, &pf->ev);
 	if (b->len > PF_BUNDLE_MAX)
 		flush_bundle(pf, cpu);
-}
-
-/* ------------------------------------------------------------------ */
-/* Threads: their names, for the comm fields.                          */
-
-static struct pthread *thread_get(struct pf *pf, uint64_t tid)
-{
-	int64_t i = fxt_u64map_get(&pf->map, tid);
-	struct pthread *t;
-
-	if (i >= 0)
-		return &pf->threads[i];
-	if (pf->nthreads == pf->cap) {
-		size_t cap = pf->cap ? pf->cap * 2 : 256;
-
-		t = realloc(pf->threads, cap * sizeof(*t));
-		if (!t)
-			return NULL;
-		pf->threads = t;
-		pf->cap = cap;
-	}
-	if (fxt_u64map_put(&pf->map, tid, (uint32_t)pf->nthreads))
-		return NULL;
-	t = &pf->threads[pf->nthreads++];
-	memset(t, 0, sizeof(*t));
-	t->tid = tid;
-	t->pid = tid;
-	return t;
-}
-
-static void put_comm(struct pbuf *b, unsigned int field, struct pf *pf, uint64_t tid)
-{
-	struct pthread *t = tid ? thread_get(pf, tid) : NULL;
-
-	if (t && t->name_len)
-		pb_bytes_field(b, field, t->name, t->name_len);
-	else if (!tid)
-		pb_bytes_field(b, field, "swapper", 7);
 }
 
 /* ------------------------------------------------------------------ */
@@ -253,7 +162,7 @@ static uint64_t symbol_iid(struct pf *pf, uint32_t fn)
 				PF_SEQ_NEEDS_INCREMENTAL_STATE);
 		pb_msg(&pf->packet, PF_PACKET_INTERNED_DATA, &keep);
 		pb_free(&keep);
-		emit_packet(pf);
+		pf_emit_packet(pf);
 	}
 	return (uint64_t)fn + 1;
 }
@@ -261,7 +170,7 @@ static uint64_t symbol_iid(struct pf *pf, uint32_t fn)
 static void put_free(struct pf *pf, unsigned int cpu, uint64_t ts, uint64_t tid,
 		     uint64_t cur)
 {
-	put_comm(&pf->body, PF_FREE_COMM, pf, tid);
+	pf_put_comm(&pf->body, PF_FREE_COMM, pf, tid);
 	pb_varint_field(&pf->body, PF_FREE_PID, tid);
 	add_event(pf, cpu, ts, cur, PF_EVENT_SCHED_PROCESS_FREE);
 }
@@ -286,7 +195,7 @@ static bool others_alive(const struct pf *pf, uint64_t pid)
 static void on_thread_end(struct pf *pf, unsigned int cpu, uint64_t ts, uint64_t tid,
 			  uint64_t cur)
 {
-	struct pthread *t = thread_get(pf, tid), *leader;
+	struct pthread *t = pf_thread_get(pf, tid), *leader;
 	uint64_t pid;
 
 	if (!t)
@@ -300,7 +209,7 @@ static void on_thread_end(struct pf *pf, unsigned int cpu, uint64_t ts, uint64_t
 		return;
 	}
 	put_free(pf, cpu, ts, tid, cur);
-	leader = thread_get(pf, pid);
+	leader = pf_thread_get(pf, pid);
 	if (leader && leader->free_pending && !others_alive(pf, pid)) {
 		leader->free_pending = false;
 		put_free(pf, cpu, ts, pid, cur);
@@ -322,13 +231,13 @@ static void on_switch(struct pf *pf, const struct fxt_record *rec, uint64_t ts)
 	/* The provider's sleep event, when this switch switches its thread out. */
 	sleep = sleep_pairs_switch(&pf->sleeps, rec, &fn);
 	if (v1 && out->defined && out->pid) {
-		struct pthread *t = thread_get(pf, otid);
+		struct pthread *t = pf_thread_get(pf, otid);
 
 		if (t)
 			t->pid = out->pid;
 	}
 	if (v1 && in->defined && in->pid) {
-		struct pthread *t = thread_get(pf, itid);
+		struct pthread *t = pf_thread_get(pf, itid);
 
 		if (t)
 			t->pid = in->pid;
@@ -336,11 +245,11 @@ static void on_switch(struct pf *pf, const struct fxt_record *rec, uint64_t ts)
 	if (fn != NAME_INTERN_NONE)
 		iid = symbol_iid(pf, fn);
 
-	put_comm(&pf->body, PF_SWITCH_PREV_COMM, pf, otid);
+	pf_put_comm(&pf->body, PF_SWITCH_PREV_COMM, pf, otid);
 	pb_varint_field(&pf->body, PF_SWITCH_PREV_PID, otid);
 	pb_int_field(&pf->body, PF_SWITCH_PREV_PRIO, out_prio);
 	pb_varint_field(&pf->body, PF_SWITCH_PREV_STATE, otid ? prev_state(st, sleep) : 0);
-	put_comm(&pf->body, PF_SWITCH_NEXT_COMM, pf, itid);
+	pf_put_comm(&pf->body, PF_SWITCH_NEXT_COMM, pf, itid);
 	pb_varint_field(&pf->body, PF_SWITCH_NEXT_PID, itid);
 	pb_int_field(&pf->body, PF_SWITCH_NEXT_PRIO, in_prio);
 	add_event(pf, rec->cpu, ts, otid, PF_EVENT_SCHED_SWITCH);
@@ -351,7 +260,7 @@ static void on_switch(struct pf *pf, const struct fxt_record *rec, uint64_t ts)
 		add_event(pf, rec->cpu, ts, itid, PF_EVENT_SCHED_BLOCKED_REASON);
 	}
 	if (itid) {
-		struct pthread *t = thread_get(pf, itid);
+		struct pthread *t = pf_thread_get(pf, itid);
 
 		if (t)
 			t->dead = false;	/* a reused tid's new life */
@@ -465,123 +374,11 @@ static void on_wakeup(struct pf *pf, const struct fxt_record *rec, uint64_t ts)
 		    (uint32_t)a->v.i32 == FXT_WEIGHT_NO_STATE_CHANGE)
 			return;
 	}
-	put_comm(&pf->body, PF_WAKING_COMM, pf, tid);
+	pf_put_comm(&pf->body, PF_WAKING_COMM, pf, tid);
 	pb_varint_field(&pf->body, PF_WAKING_PID, tid);
 	pb_varint_field(&pf->body, PF_WAKING_SUCCESS, 1);
 	pb_varint_field(&pf->body, PF_WAKING_TARGET_CPU, rec->cpu);
 	add_event(pf, rec->cpu, ts, waker, PF_EVENT_SCHED_WAKING);
-}
-
-/* ------------------------------------------------------------------ */
-/* Names: ProcessTree packets.                                          */
-
-/*
- * A process record's command line: its own "cmdline" (an exec's), kept
- * with the name it came with; else the last one kept for the pid while the
- * name is still that (a name restated, in a window or in the trailer), or
- * none (Perfetto then shows the name, as for ftrace's comm).
- */
-static struct fxt_str process_cmdline(struct pf *pf, const struct fxt_record *rec,
-				      struct fxt_str name)
-{
-	struct pthread *t = thread_get(pf, rec->u.kobj.koid);
-	struct fxt_str none = { .data = NULL };
-	const struct fxt_arg *a = NULL;
-	unsigned int i;
-	char *copy;
-
-	if (!t)
-		return none;
-	for (i = 0; i < rec->nargs; i++)
-		if (NAME_IS(rec->args[i].name, FXT_ARG_NAME_CMDLINE))
-			a = &rec->args[i];
-	if (a && a->type == FXT_ARG_STRING && a->v.str.data) {
-		copy = malloc(a->v.str.len ? a->v.str.len : 1);
-		if (!copy)
-			return none;
-		memcpy(copy, a->v.str.data, a->v.str.len);
-		free(t->cmdline);
-		t->cmdline = copy;
-		t->cmdline_len = a->v.str.len;
-		memcpy(t->exec_name, name.data, name.len);
-		t->exec_name_len = (uint8_t)name.len;
-	}
-	if (!t->cmdline || t->exec_name_len != name.len ||
-	    memcmp(t->exec_name, name.data, name.len))
-		return none;
-	return (struct fxt_str){ .len = t->cmdline_len, .data = t->cmdline };
-}
-
-static void on_kobj(struct pf *pf, const struct fxt_record *rec)
-{
-	const struct fxt_kobj_info *k = fxt_merge_kobj(pf->m, rec->u.kobj.obj_type,
-						       rec->u.kobj.koid);
-	struct fxt_str name = fxt_merge_kobj_name(pf->m, rec), cmdline;
-	uint64_t koid = rec->u.kobj.koid, parent = rec->u.kobj.parent, at;
-	struct pthread *t;
-
-	if (!name.data || !name.len || !koid)
-		return;
-	/*
-	 * A name takes effect at its "named_at", else (the start snapshot's)
-	 * at the record before it: a tid reused after sched_process_free (at
-	 * its last switch) is named after that free, and a name restated
-	 * later (a window's, the trailer's) before it, so that Perfetto gives
-	 * each name to the thread that had it, and no restated name makes a
-	 * thread of its own after the end.
-	 */
-	at = rec->u.kobj.named_at ? rec->u.kobj.named_at : pf->last_ns;
-	if (at != pf->tree_ns)
-		flush_tree(pf);
-	pf->tree_ns = at;
-	if (name.len > PF_NAME_MAX)
-		name.len = PF_NAME_MAX;
-	if (rec->u.kobj.obj_type == FXT_OBJ_PROCESS) {
-		if (parent == FXT_KOID_NONE && k && k->has_parent)
-			parent = k->parent;
-		cmdline = process_cmdline(pf, rec, name);
-		pb_varint_field(&pf->body, PF_PROCESS_PID, koid);
-		if (parent != FXT_KOID_NONE)
-			pb_varint_field(&pf->body, PF_PROCESS_PPID, parent);
-		if (cmdline.data && cmdline.len) {
-			pb_bytes_field(&pf->body, PF_PROCESS_CMDLINE, cmdline.data, cmdline.len);
-		} else {
-			pb_bytes_field(&pf->body, PF_PROCESS_CMDLINE, name.data, name.len);
-			pb_varint_field(&pf->body, PF_PROCESS_CMDLINE_IS_COMM, 1);
-		}
-		pb_msg(&pf->tree, PF_TREE_PROCESSES, &pf->body);
-	} else if (rec->u.kobj.obj_type == FXT_OBJ_THREAD) {
-		t = thread_get(pf, koid);
-		if (!t)
-			return;
-		if (k && k->process)
-			t->pid = k->process;
-		memcpy(t->name, name.data, name.len);
-		t->name_len = (uint8_t)name.len;
-		pb_varint_field(&pf->body, PF_THREAD_TID, koid);
-		pb_bytes_field(&pf->body, PF_THREAD_NAME, name.data, name.len);
-		pb_varint_field(&pf->body, PF_THREAD_TGID, t->pid);
-		pb_msg(&pf->tree, PF_TREE_THREADS, &pf->body);
-	}
-}
-
-/*
- * The archive does not say which kernel recorded it. The prev_state values
- * are fxt-dump's own, in Linux 4.14's layout (every kernel fxt.ko builds
- * for has it): say that release, and why, so that Perfetto decodes them.
- */
-static void put_system_info(struct pf *pf)
-{
-	static const char why[] = "not recorded: fxt-dump --perfetto writes prev_state"
-				  " in the layout of Linux " PF_LAYOUT_RELEASE;
-
-	pb_bytes_field(&pf->body, PF_UTSNAME_SYSNAME, "Linux", 5);
-	pb_bytes_field(&pf->body, PF_UTSNAME_VERSION, why, sizeof(why) - 1);
-	pb_bytes_field(&pf->body, PF_UTSNAME_RELEASE, PF_LAYOUT_RELEASE,
-		       sizeof(PF_LAYOUT_RELEASE) - 1);
-	pb_msg(&pf->msg, PF_SYSINFO_UTSNAME, &pf->body);
-	pb_msg(&pf->packet, PF_PACKET_SYSTEM_INFO, &pf->msg);
-	emit_packet(pf);
 }
 
 /* ------------------------------------------------------------------ */
@@ -602,8 +399,8 @@ int fxt_perfetto_convert(struct fxt_merge *m, struct outbuf *o, struct progress 
 	pf.o = o;
 	/* The sequence's first packet: its interned data starts empty. */
 	pb_varint_field(&pf.packet, PF_PACKET_SEQUENCE_FLAGS, PF_SEQ_INCREMENTAL_STATE_CLEARED);
-	emit_packet(&pf);
-	put_system_info(&pf);
+	pf_emit_packet(&pf);
+	pf_put_system_info(&pf);
 	while ((rec = fxt_merge_next(m, &r))) {
 		if (pg && !(++n & 4095))
 			fxt_progress_update(pg, fxt_merge_bytes(m));
@@ -611,7 +408,7 @@ int fxt_perfetto_convert(struct fxt_merge *m, struct outbuf *o, struct progress 
 			continue;
 		/* Names read so far took effect before this record's time. */
 		if (rec->type == FXT_REC_EVENT || rec->type == FXT_REC_SCHED)
-			flush_tree(&pf);
+			pf_flush_tree(&pf);
 		switch (rec->type) {
 		case FXT_REC_EVENT:
 			if (rec->ts_ns > pf.last_ns)
@@ -633,19 +430,19 @@ int fxt_perfetto_convert(struct fxt_merge *m, struct outbuf *o, struct progress 
 				on_switch(&pf, rec, rec->ts_ns);
 			break;
 		case FXT_REC_KERNEL_OBJ:
-			on_kobj(&pf, rec);
+			pf_on_kobj(&pf, rec);
 			break;
 		case FXT_REC_BLOB:
 			if (rec->ts_ns > pf.last_ns)
 				pf.last_ns = rec->ts_ns;
-			flush_tree(&pf);
+			pf_flush_tree(&pf);
 			on_power(&pf, rec);
 			break;
 		default:
 			break;
 		}
 	}
-	flush_tree(&pf);
+	pf_flush_tree(&pf);
 	for (i = 0; i < pf.nbundles; i++) {
 		flush_bundle(&pf, i);
 		pb_free(&pf.bundles[i]);
