@@ -348,8 +348,6 @@ static bool fxt_rolling_switch(struct fxt_cpu *c, long old, bool drop)
 	}
 	if (h->mode == FXT_MODE_STREAMING && !test_bit(nb, &c->ready)) {
 		/* The collector has not saved it yet: drop until it has. */
-		if (!(READ_ONCE(h->flags) & FXT_CPU_ROLLING_FULL))
-			WRITE_ONCE(h->flags, h->flags | FXT_CPU_ROLLING_FULL);
 		retry = false;
 		goto out;
 	}
@@ -389,12 +387,23 @@ static bool fxt_rolling_switch(struct fxt_cpu *c, long old, bool drop)
 		WRITE_ONCE(c->save_pending, true);
 		/* Probes can hold the runqueue lock: wake the reader later. */
 		irq_work_queue(&c->save_work);
-		WRITE_ONCE(h->flags, h->flags & ~(u64)FXT_CPU_ROLLING_FULL);
 	}
+	/* Records fit again. */
+	if (READ_ONCE(h->flags) & FXT_CPU_ROLLING_FULL)
+		WRITE_ONCE(h->flags, h->flags & ~(u64)FXT_CPU_ROLLING_FULL);
 out:
-	/* A trigger's window closed: the record is refused, not lost. */
-	if (!retry && drop && !fxt_window_closed())
+	/*
+	 * A trigger's window closed: the record is refused, not lost. Else
+	 * it is counted, and every later record of the CPU is refused too
+	 * until a roll (FXT_CPU_ROLLING_FULL sends them the long way), though
+	 * a shorter one may still fit: records are then lost only after the
+	 * buffer's last one, where the count noted at the roll puts them.
+	 */
+	if (!retry && drop && !fxt_window_closed()) {
 		local_inc(FXT_LOCAL(h->records_dropped));
+		if (!(READ_ONCE(h->flags) & FXT_CPU_ROLLING_FULL))
+			WRITE_ONCE(h->flags, h->flags | FXT_CPU_ROLLING_FULL);
+	}
 	local_irq_restore(irqflags);
 	return retry;
 }
@@ -409,7 +418,9 @@ static u64 *__fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len,
 
 	for (;;) {
 		old = local_read(cur);
-		if (likely(fxt_rolling_fits(c, old, len))) {
+		/* Refusing (a record was dropped): only a roll takes it. */
+		if (likely(fxt_rolling_fits(c, old, len)) &&
+		    !(READ_ONCE(c->hdr->flags) & FXT_CPU_ROLLING_FULL)) {
 			p = fxt_rolling_try(c, old, len, ts, bufno);
 			if (likely(p))
 				return p;

@@ -172,7 +172,9 @@ static inline u64 *fxt_rolling_try(struct fxt_cpu *c, long old,
  *
  * The flags test is broader than a stopped CPU (circular mode only): in
  * the other modes a full durable buffer also sends records the long way,
- * where they are kept.
+ * where they are kept; and a CPU that dropped a record refuses the next
+ * ones the long way until it rolls, though a shorter one may still fit
+ * (fxt_rolling_switch()).
  *
  * Return: where to write the record, or NULL if it was dropped (counted).
  */
@@ -184,7 +186,8 @@ fxt_rolling_reserve_fast(struct fxt_cpu *c, unsigned int len, u64 *ts,
 	u64 *p;
 
 	if (likely(!READ_ONCE(fxt_session.trig.freeze_at)) &&
-	    likely(!(READ_ONCE(c->hdr->flags) & FXT_CPU_DURABLE_FULL)) &&
+	    likely(!(READ_ONCE(c->hdr->flags) &
+		     (FXT_CPU_DURABLE_FULL | FXT_CPU_ROLLING_FULL))) &&
 	    likely(fxt_rolling_fits(c, old, len))) {
 		p = __fxt_rolling_try(c, old, len, ts, bufno, clock);
 		if (likely(p))

@@ -544,6 +544,22 @@ TEST(slow_written_plus_dropped_equals_switches)
 }
 
 /* Every record lost is in a gap, and every gap is exact (slow_check_gaps()). */
+/*
+ * Every switch of CPU c follows the one before it (its outgoing thread is
+ * that one's incoming thread), or a loss record lies between them: no
+ * switch is lost where no loss record says so.
+ */
+static void expect_no_break(struct __test_metadata *_metadata, const char *what,
+			    int c, const struct scan_prov *p)
+{
+	EXPECT_EQ(0, p->unexplained_breaks)
+		TH_LOG("%s cpu %d: the switch at %llu (out %llu) does not follow the one at %llu (in %llu), and no loss record is between them",
+		       what, c, (unsigned long long)p->break_after.ts,
+		       (unsigned long long)p->break_after.out,
+		       (unsigned long long)p->break_before.ts,
+		       (unsigned long long)p->break_before.in);
+}
+
 TEST(slow_gaps_exact)
 {
 	NEED(SLOW);
@@ -559,6 +575,7 @@ TEST(slow_gaps_exact)
 		EXPECT_STREQ("", SLOW_GAP_WHY[c]) TH_LOG("cpu %d", c);
 		EXPECT_EQ(s->dropped, SLOW_GAP_RECORDS[c]) TH_LOG("cpu %d", c);
 		EXPECT_EQ(0, SLOW.scan.prov[c].gap_wrong_cpu) TH_LOG("cpu %d", c);
+		expect_no_break(_metadata, "slow", c, &SLOW.scan.prov[c]);
 	}
 }
 
@@ -1774,6 +1791,19 @@ TEST(oneshot_full_kept_plus_dropped_covers_log)
 	EXPECT_LE(OSF_LOG, kept + dropped)
 		TH_LOG("log %llu, kept %llu, dropped %llu", (unsigned long long)OSF_LOG,
 		       (unsigned long long)kept, (unsigned long long)dropped);
+}
+
+/*
+ * A oneshot CPU keeps nothing after its first loss, not even a record
+ * that would still fit (a switch after a longer one that did not): its
+ * switches form one chain up to the loss record at the end.
+ */
+TEST(oneshot_full_nothing_after_the_loss)
+{
+	NEED(OSF);
+	ASSERT_TRUE(OSF.scanned);
+	for (int c = 0; c < MAX_CPUS; c++)
+		expect_no_break(_metadata, "oneshot full", c, &OSF.scan.prov[c]);
 }
 
 TEST(oneshot_full_dump_check)

@@ -59,6 +59,7 @@
 #include "fxtread.h"
 #include "dump.h"
 #include "kfile.h"
+#include "scan.h"
 #include "stats_table.h"
 #include "libfxt.h"
 #include "kselftest_harness.h"
@@ -411,6 +412,7 @@ static void run_stress(struct __test_metadata *_metadata, const char *name,
 	char archive[PATH_MAX], clog[PATH_MAX], dlog[PATH_MAX], why[256];
 	struct stats_row rows[STATS_MAX_CPUS];
 	struct archive_acct *a = calloc(1, sizeof(*a));
+	struct scan *sc = NULL;
 	int ncpus = sysconf(_SC_NPROCESSORS_ONLN), nrows, status;
 	uint64_t t_on, t_off;
 	struct evlog *l;
@@ -448,6 +450,9 @@ static void run_stress(struct __test_metadata *_metadata, const char *name,
 	nrows = stats_table_parse(clog, rows);
 	ASSERT_LT(0, nrows) TH_LOG("no statistics table in %s", clog);
 	ASSERT_EQ(0, count_archive(archive, a));
+	sc = calloc(1, sizeof(*sc));
+	ASSERT_NE(NULL, sc);
+	ASSERT_EQ(0, scan_archive(archive, NULL, 0, sc));
 	printf("# archive: %llu records, %llu drop counters, %llu diagnostics\n",
 	       (unsigned long long)a->records, (unsigned long long)a->counters,
 	       (unsigned long long)a->diags);
@@ -482,6 +487,14 @@ static void run_stress(struct __test_metadata *_metadata, const char *name,
 		/* every rolling record lost is in a loss record of its CPU */
 		EXPECT_EQ(r->dropped, a->lost[c])
 			TH_LOG("cpu %u: dropped vs the loss records' counts", c);
+		/* ... and where it was lost: no switch missing outside them */
+		if (c < MAX_CPUS)
+			EXPECT_EQ(0, sc->prov[c].unexplained_breaks)
+				TH_LOG("cpu %u: the switch at %llu (out %llu) does not follow the one at %llu (in %llu), and no loss record is between them",
+				       c, (unsigned long long)sc->prov[c].break_after.ts,
+				       (unsigned long long)sc->prov[c].break_after.out,
+				       (unsigned long long)sc->prov[c].break_before.ts,
+				       (unsigned long long)sc->prov[c].break_before.in);
 		if (no_drops)
 			EXPECT_EQ(0, r->dropped)
 				TH_LOG("cpu %u: drops at %s leave no exact count to compare", c, bufsz);
@@ -539,6 +552,7 @@ static void run_stress(struct __test_metadata *_metadata, const char *name,
 	fflush(stdout);
 	evlog_close(l);
 	acct_free(a);
+	free(sc);
 }
 
 FIXTURE(st) {

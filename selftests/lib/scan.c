@@ -171,6 +171,15 @@ int scan_archive(const char *path, const uint64_t *tids, int ntids,
 				p->gap[p->gaps - 1].after = sw;
 				p->gap[p->gaps - 1].have_after = true;
 			}
+			if (p->switches && o->defined && i->defined &&
+			    p->last.in != sw.out && !p->gap_since_switch) {
+				if (!p->unexplained_breaks) {
+					p->break_before = p->last;
+					p->break_after = sw;
+				}
+				p->unexplained_breaks++;
+			}
+			p->gap_since_switch = false;
 			if (!p->switches)
 				p->first = sw;
 			p->last = sw;
@@ -186,6 +195,7 @@ int scan_archive(const char *path, const uint64_t *tids, int ntids,
 			if (fxt_lost_event(&rec, &lcpu, &lto, &lrecords)) {
 				if (lcpu != cpu)
 					p->gap_wrong_cpu++;
+				p->gap_since_switch = true;
 				if (p->gaps < SCAN_GAPS)
 					p->gap[p->gaps] = (struct scan_gap){
 						.from = rec.ts, .to = lto,

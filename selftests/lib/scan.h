@@ -35,6 +35,15 @@ struct scan_prov {
 	uint64_t switches;		/* context switch records */
 	uint64_t tid_switches;		/* ... with a watched tid out or in */
 	struct scan_sw first, last;	/* first and last context switch */
+	/*
+	 * Switches whose outgoing thread is not the previous switch's
+	 * incoming one with no loss record between them: a switch lost
+	 * uncounted, or counted but placed elsewhere (records.rst, "Loss").
+	 * The first such pair is kept.
+	 */
+	uint64_t unexplained_breaks;
+	struct scan_sw break_before, break_after;
+	bool gap_since_switch;		/* a loss record since the last switch */
 	uint64_t undefined_refs;	/* thread refs the reader cannot resolve */
 	uint64_t buffer_full;		/* provider event 0 records */
 	bool have_dropped;		/* an fxt/dropped counter was seen */
