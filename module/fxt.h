@@ -2,29 +2,44 @@
 /*
  * fxt.h - internal declarations shared by the files of fxt.ko.
  *
- * The file list is the design:
+ * The file list is the design. The writer is a stack; each layer calls
+ * only the ones below it, and has a header of its own for its inline
+ * fast path (a header named as its .c file):
+ *
+ *   probes         fxt_probes.c     tracepoint lookup, registration, and
+ *                                   the scheduler, name and power probes
+ *                  fxt_irq_probes.c the interrupt probes and their nesting
+ *                  fxt_probe_entry.S  sched_switch's probe entry (x86_64):
+ *                                   where it was called from, for the walk,
+ *                                   without a frame pointer
+ *   event writers  fxt_records.c    switch, wakeup, trigger, power and
+ *                                   interrupt records, one writer per kind
+ *                  fxt_sleep.c      the sleep event: D, I, P, t and the
+ *                                   function blocked in
+ *                  fxt_stack.c      the frames above the sched_switch probe,
+ *                                   stepped with the kernel's ORC data
+ *                  fxt_triggers.c   latency triggers: measure in the probes,
+ *                    (.h)           close the window
+ *                  fxt_wakeups.c    wakeups written once their thread has
+ *                                   left its CPU
+ *   definitions    fxt_names.c (.h) kernel object records: start snapshot,
+ *                                   fork, rename, exec (with the command
+ *                                   line), circular mode's naming in the
+ *                                   window
+ *                  fxt_tables.c (.h) per-CPU string and thread tables
+ *                  fxt_def_records.c (.h) string, thread and kernel object
+ *                                   records, and each CPU's preamble
+ *   buffer         fxt_buffer.c (.h) reserve, commit, roll; the save
+ *                                   hand-shake; knows nothing above it
+ *                  fxt_buffer_setup.c each CPU's region: allocation,
+ *                                   layout, emptying, GET_STATS' counters
+ *
+ * Beside the stack, the control side:
  *   fxt_main.c     module init/exit, the misc device
  *   fxt_dev.c      file operations: ioctl, mmap, read/write/poll of packets
- *   fxt_session.c  the controller state machine (initialize..terminate)
- *   fxt_buffer.c   per-CPU durable + rolling buffers, reserve/commit, modes
- *   fxt_fastpath.h the common case of reserve/commit, the thread lookup
- *                  and circular mode's name check, inline in the probes'
- *                  record writers
+ *   fxt_session.c  the controller state machine (initialize..terminate);
+ *                  a start empties the buffers, then the definitions
  *   fxt_packets.c  the packet FIFO (STARTED, SAVE_BUFFER, STOPPED)
- *   fxt_tables.c   per-CPU string and thread tables
- *   fxt_records.c  FXT record writers (one per record kind)
- *   fxt_names.c    kernel object records: start snapshot, fork, rename,
- *                  exec (with the command line), circular mode's naming
- *                  in the window
- *   fxt_probes.c   tracepoint lookup, registration and the probes
- *   fxt_probe_entry.S  sched_switch's probe entry (x86_64): where it was
- *                  called from, for the walk, without a frame pointer
- *   fxt_triggers.c latency triggers: measure in the probes, freeze the window
- *   fxt_trig_fast.h the triggers' notes and the switch's share, inline
- *   fxt_wakeups.c  wakeups written once their thread has left its CPU
- *   fxt_sleep.c    the sleep event: D, I, P, t and the function blocked in
- *   fxt_stack.c    the frames above the sched_switch probe, stepped with
- *                  the kernel's ORC data, to the function a task blocked in
  *   fxt_hotplug.c  the switch a CPU going offline does not trace
  *   fxt_mem.c      every allocation, charged to the caller's cgroup, counted
  */
@@ -120,7 +135,7 @@ struct fxt_irq_name_slot {
 };
 
 /*
- * One level of interrupt nesting on a CPU (fxt_probes.c): what its begin
+ * One level of interrupt nesting on a CPU (fxt_irq_probes.c): what its begin
  * opened, so that only the end of that same interrupt closes it.
  */
 enum fxt_irq_kind {
@@ -217,13 +232,13 @@ struct fxt_cpu {
 	/*
 	 * The incoming thread of the last context switch record in this
 	 * CPU's rolling data (0: the idle task, or none), for the switches
-	 * the data lacks (fxt_write_switch_to_idle()).
+	 * the data lacks (fxt_emit_switch_to_idle()).
 	 */
 	u32 last_tid, last_tgid;
 	u8 last_prio;
 
 	/*
-	 * Interrupt nesting on this CPU (fxt_probes.c): the open levels,
+	 * Interrupt nesting on this CPU (fxt_irq_probes.c): the open levels,
 	 * innermost at irq_depth - 1 (those above FXT_IRQ_MAX_DEPTH only
 	 * counted), so that an end is written exactly when its begin was.
 	 */
@@ -261,7 +276,6 @@ struct fxt_trig_state {
 	/* per kind: the least threshold (ns); no lower latency can fire */
 	u64 least_ns[FXT_TRIGGER_IRQ_DURATION + 1];
 	atomic_t fired;			/* a window is open */
-	u64 freeze_at;			/* ns; 0: no window open */
 	atomic64_t *wakeups;		/* notes of wakeups (wakeup latency) */
 	atomic64_t *blocked;		/* notes of blocks (off-CPU time) */
 	struct irq_work work;		/* posts TRIGGERED */
@@ -305,6 +319,11 @@ struct fxt_session {
 	struct work_struct pkt_wake_work; /* PREEMPT_RT: wakes pkt_wait */
 
 	struct fxt_trig_state trig;
+	/*
+	 * The rolling buffers refuse records from this boot time (ns) on: a
+	 * trigger's window closed (fxt_triggers.c sets it). 0: never.
+	 */
+	u64 freeze_at;
 
 	/* Wakeups waiting for their thread to leave a CPU (fxt_wakeups.c). */
 	struct fxt_wake_slot *wake_slots;
@@ -334,8 +353,8 @@ unsigned int fxt_sleep_prepare(struct fxt_cpu *c, struct task_struct *prev,
 			       unsigned int prev_state, u8 out_ref);
 void fxt_sleep_fill(struct fxt_cpu *c, u64 *p, u64 ts,
 		    struct task_struct *prev);
-void fxt_write_sleep(struct fxt_cpu *c, struct task_struct *prev,
-		     unsigned int words, u64 ts);
+void fxt_emit_sleep(struct fxt_cpu *c, struct task_struct *prev,
+		    unsigned int words, u64 ts);
 void fxt_sleep_caller(struct fxt_cpu *c, unsigned long ip, unsigned long sp,
 		      unsigned long bp);
 
@@ -385,26 +404,6 @@ void fxt_hotplug_stop(void);
 /* The header's live counters are local_t words in the shared page. */
 #define FXT_LOCAL(field)	((local_t *)&(field))
 
-/*
- * fxt_buffer.c; fxt_rolling_reserve(), _commit(), _gen() and _make_room()
- * are in fxt_fastpath.h
- */
-int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size);
-void fxt_buffers_free(struct fxt_session *s);
-void fxt_buffers_clear(struct fxt_session *s, bool durable_too);
-u64 *fxt_rolling_reserve_slow(struct fxt_cpu *c, unsigned int len, u64 *ts,
-			      unsigned int *bufno);
-/* fxt_durable_reserve() put the record in the durable buffer (else: bufno) */
-#define FXT_IN_DURABLE	(-1)
-u64 *fxt_durable_reserve(struct fxt_cpu *c, unsigned int len, int *where);
-void fxt_rolling_make_room_slow(struct fxt_cpu *c, long old);
-/* Two tasks' thread and process records and the record itself, at most. */
-#define FXT_NAMED_RECORD_MAX	512
-void fxt_durable_commit(struct fxt_cpu *c, unsigned int len, int where);
-int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt);
-void fxt_buffers_sync_notifications(struct fxt_session *s);
-void fxt_cpu_stats(struct fxt_session *s, struct fxt_cpu_stats *st);
-
 DECLARE_PER_CPU(u64, fxt_untraced);
 
 /*
@@ -434,57 +433,28 @@ bool fxt_packets_take_delivered(struct fxt_session *s, unsigned int cpu);
 ssize_t fxt_packets_read(struct fxt_session *s, char __user *buf,
 			 size_t count, bool nonblock);
 
-/* fxt_tables.c */
-void fxt_tables_init(void);
-void fxt_tables_reset(struct fxt_cpu *c);
-u8 fxt_thread_ref_slow(struct fxt_cpu *c, struct task_struct *p);
-u16 fxt_string_add(struct fxt_cpu *c, const char *str);
-u16 fxt_irq_name_ref(struct fxt_cpu *c, int irq, const char *name);
-
 /* fxt_records.c */
 u8 fxt_prio(const struct task_struct *p);
 unsigned int fxt_out_state(bool preempt, unsigned int prev_state,
 			   const struct task_struct *prev);
-bool fxt_write_string(struct fxt_cpu *c, u16 index, const char *str);
-bool fxt_write_thread(struct fxt_cpu *c, u8 index, u64 pid, u64 tid);
-/* What a process's kernel object record says (fxt_write_kobj_process()). */
-struct fxt_kobj_process {
-	u64 koid;		/* the tgid */
-	const char *name;	/* at most TASK_COMM_LEN bytes */
-	u64 named_at;		/* 0: no "named_at" */
-	u64 parent;		/* FXT_NO_PARENT: no "parent" */
-	const char *cmdline;	/* NULL: no "cmdline"; else cmdline_len bytes */
-	unsigned int cmdline_len;
-};
-
-#define FXT_NO_PARENT		U64_MAX
-/* The longest command line an exec's process record carries, in bytes. */
-#define FXT_CMDLINE_MAX		256
-
-void fxt_write_kobj_process(struct fxt_cpu *c, const struct fxt_kobj_process *o,
-			    bool rolling);
-void fxt_write_kobj_thread(struct fxt_cpu *c, u64 koid, u64 pkoid,
-			   const char *name, u64 named_at, bool rolling);
-u64 fxt_write_switch(struct fxt_cpu *c, bool preempt,
-		     struct task_struct *prev, struct task_struct *next,
+u64 fxt_emit_switch(struct fxt_cpu *c, bool preempt,
+		    struct task_struct *prev, struct task_struct *next,
 		     unsigned int prev_state);
-u64 fxt_write_switch_sleep(struct fxt_cpu *c, bool preempt,
-			   struct task_struct *prev, struct task_struct *next,
+u64 fxt_emit_switch_sleep(struct fxt_cpu *c, bool preempt,
+			  struct task_struct *prev, struct task_struct *next,
 			   unsigned int prev_state);
 void fxt_waker_of_current(struct fxt_cpu *c, struct fxt_waker *w);
-u64 fxt_write_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued,
-		     const struct fxt_waker *w);
-void fxt_write_switch_to_idle(struct fxt_cpu *c);
-void fxt_write_power(struct fxt_cpu *c, unsigned int event, u32 cpu_id,
-		     u32 pid, u32 state);
-void fxt_write_trigger(struct fxt_cpu *c, struct task_struct *p, u32 kind,
-		       u64 latency, u64 threshold, unsigned int index,
+u64 fxt_emit_wakeup(struct fxt_cpu *c, struct task_struct *p, bool queued,
+		    const struct fxt_waker *w);
+void fxt_emit_switch_to_idle(struct fxt_cpu *c);
+void fxt_emit_power(struct fxt_cpu *c, unsigned int event, u32 cpu_id,
+		    u32 pid, u32 state);
+void fxt_emit_trigger(struct fxt_cpu *c, struct task_struct *p, u32 kind,
+		      u64 latency, u64 threshold, unsigned int index,
 		       bool first);
-bool fxt_write_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
-			 u16 name, const char *inline_name, u16 arg_name,
+bool fxt_emit_irq_event(struct fxt_cpu *c, unsigned int type, u16 cat,
+			u16 name, const char *inline_name, u16 arg_name,
 			 unsigned int arg_type, u32 arg_value);
-void fxt_write_cpu_preamble(struct fxt_cpu *c);
-const char *fxt_const_string(unsigned int index);
 
 /* fxt_mem.c: allocations counted in /sys/module/fxt/parameters/mem_bytes */
 void fxt_mem_account(long bytes);
@@ -499,36 +469,10 @@ void fxt_region_free(void *addr, struct page **pages, unsigned long bytes);
 unsigned long *fxt_bitmap_zalloc(unsigned int nbits);
 void fxt_bitmap_free(unsigned long *p, unsigned int nbits);
 
-/* fxt_names.c */
-void fxt_names_snapshot(bool stamped);
-void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
-			  const char *comm);
-/* fxt_name_in_window() and fxt_name_in_gen() are in fxt_fastpath.h */
-void fxt_name_in_window_slow(struct fxt_cpu *c, struct task_struct *p,
-			     u32 gen);
-void fxt_write_exec(struct fxt_cpu *c, struct task_struct *p);
-void fxt_names_reset(struct fxt_cpu *c);
-
 /* fxt_probes.c */
 int fxt_probes_find(void);
 int fxt_probes_register(u32 categories, bool stamp_names);
 void fxt_probes_unregister(void);
-extern const char *const fxt_vector_names[];
-extern const unsigned int fxt_nr_vector_names;
-
-/* fxt_triggers.c */
-void fxt_triggers_init(struct fxt_session *s);
-int fxt_triggers_set(struct fxt_session *s, const struct fxt_trigger_set *set);
-void fxt_triggers_free(struct fxt_session *s);
-void fxt_triggers_arm(struct fxt_session *s);
-void fxt_triggers_sync(struct fxt_session *s);
-void fxt_triggers_close_window(struct fxt_session *s);
-void fxt_trig_wakeup(struct fxt_cpu *c, struct task_struct *p, u64 ts);
-/* fxt_trig_switch() is in fxt_trig_fast.h */
-u64 fxt_trig_irq_begin(void);
-void fxt_trig_irq_end(struct fxt_cpu *c, u64 begin_ns);
-bool fxt_trig_frozen(void);
-bool fxt_trig_frozen_within(u64 margin);
 
 /*
  * The benchmark's pieces of the sched_switch probe (bench/fxt-parts): a

@@ -16,6 +16,7 @@
 #include <linux/capability.h>
 #include <linux/nospec.h>
 #include "fxt.h"
+#include "fxt_buffer.h"
 
 static atomic_t fxt_opened = ATOMIC_INIT(0);
 

@@ -31,7 +31,7 @@ static int fxt_cpu_dead(unsigned int cpu)
 	rcu_read_lock();
 	s = rcu_dereference(fxt_hotplug_live);
 	if (s && s->cpus[cpu])		/* a CPU traced since INITIALIZE */
-		fxt_write_switch_to_idle(s->cpus[cpu]);
+		fxt_emit_switch_to_idle(s->cpus[cpu]);
 	rcu_read_unlock();
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include <linux/miscdevice.h>
 #include "fxt.h"
+#include "fxt_tables.h"
 
 struct fxt_session fxt_session;
 

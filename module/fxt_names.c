@@ -36,7 +36,9 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include "fxt.h"
-#include "fxt_fastpath.h"
+#include "fxt_buffer.h"
+#include "fxt_names.h"
+#include "fxt_def_records.h"
 
 /*
  * Copy a name up to its NUL and never past it: the comm task_rename passes
@@ -110,18 +112,18 @@ static void fxt_name_process_in_gen(struct fxt_cpu *c, struct task_struct *p,
 		return;
 	o.parent = fxt_parent_of(leader);
 	fxt_copy_comm(name, leader->comm);
-	fxt_write_kobj_process(c, &o, true);
+	fxt_emit_kobj_process(c, &o, true);
 	fxt_name_mark(c, p->tgid | FXT_NAME_PROCESS, gen, leader->start_time);
 }
 
 /**
- * fxt_write_task_names() - name @p, and its process when it leads one
+ * fxt_emit_task_names() - name @p, and its process when it leads one
  * @c: this CPU, preemption disabled
  * @p: the task
  * @comm: its name, or NULL to read p->comm
  */
-void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
-			  const char *comm)
+void fxt_emit_task_names(struct fxt_cpu *c, struct task_struct *p,
+			 const char *comm)
 {
 	/* Before the copy: the name read is at least as new as this time. */
 	u64 now = ktime_get_boot_fast_ns();
@@ -136,14 +138,14 @@ void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 			.parent = fxt_parent_of(p),
 		};
 
-		fxt_write_kobj_process(c, &o, rolling);
+		fxt_emit_kobj_process(c, &o, rolling);
 		if (rolling)
 			fxt_name_mark(c, p->tgid | FXT_NAME_PROCESS, gen,
 				      p->start_time);
 	} else if (rolling) {
 		fxt_name_process_in_gen(c, p, gen, now);
 	}
-	fxt_write_kobj_thread(c, p->pid, p->tgid, name, now, rolling);
+	fxt_emit_kobj_thread(c, p->pid, p->tgid, name, now, rolling);
 	/*
 	 * A rename's new name is not in p->comm yet: what the window naming
 	 * would read now is the old one, so it must not write it after this.
@@ -153,7 +155,7 @@ void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
 }
 
 /**
- * fxt_write_exec() - an exec's process record, with its command line
+ * fxt_emit_exec() - an exec's process record, with its command line
  * @c: this CPU, preemption disabled
  * @p: current, just done with exec (sched_process_exec): its new image's
  *	arguments are on its new stack, mm->arg_start to mm->arg_end
@@ -164,7 +166,7 @@ void fxt_write_task_names(struct fxt_cpu *c, struct task_struct *p,
  * "cmdline", never a sleep in a probe). The NUL after each argument but
  * the last is written as a space, as ps shows a command line.
  */
-void fxt_write_exec(struct fxt_cpu *c, struct task_struct *p)
+void fxt_emit_exec(struct fxt_cpu *c, struct task_struct *p)
 {
 	char cmdline[FXT_CMDLINE_MAX], name[TASK_COMM_LEN];
 	struct fxt_kobj_process o = {
@@ -192,7 +194,7 @@ void fxt_write_exec(struct fxt_cpu *c, struct task_struct *p)
 		if (!cmdline[i])
 			cmdline[i] = ' ';
 	o.cmdline_len = len;
-	fxt_write_kobj_process(c, &o, fxt_names_rolling(c));
+	fxt_emit_kobj_process(c, &o, fxt_names_rolling(c));
 }
 
 /**
@@ -217,7 +219,7 @@ void fxt_name_in_window_slow(struct fxt_cpu *c, struct task_struct *p, u32 gen)
 
 	fxt_name_process_in_gen(c, p, gen, now);
 	fxt_copy_comm(name, p->comm);
-	fxt_write_kobj_thread(c, p->pid, p->tgid, name, now, true);
+	fxt_emit_kobj_thread(c, p->pid, p->tgid, name, now, true);
 	fxt_name_mark(c, p->pid, gen, p->start_time);
 }
 
@@ -243,10 +245,10 @@ static void fxt_snapshot_task(struct task_struct *t, bool stamped)
 			.parent = fxt_parent_of(t),
 		};
 
-		fxt_write_kobj_process(c, &o, false);
+		fxt_emit_kobj_process(c, &o, false);
 	}
 	if (c)
-		fxt_write_kobj_thread(c, t->pid, t->tgid, name, at, false);
+		fxt_emit_kobj_thread(c, t->pid, t->tgid, name, at, false);
 	preempt_enable();
 }
 

@@ -28,8 +28,12 @@
 #include <fxt/format.h>
 #include <fxt/perfetto_blob.h>
 #include "fxt.h"
-#include "fxt_fastpath.h"
-#include "fxt_trig_fast.h"
+#include "fxt_buffer.h"
+#include "fxt_tables.h"
+#include "fxt_names.h"
+#include "fxt_triggers.h"
+#include "fxt_def_records.h"
+#include "fxt_irq_probes.h"
 
 /*
  * A tracepoint is hooked by name, through a void pointer to its probe, so
@@ -78,9 +82,9 @@ void fxt_probe_switch(unsigned long entry_sp, bool preempt,
 		if (entry_sp)
 			fxt_sleep_caller(c, READ_ONCE_NOCHECK(*(unsigned long *)entry_sp),
 					 entry_sp + sizeof(long), entry_bp);
-		ts = fxt_write_switch_sleep(c, preempt, prev, next, prev_state);
+		ts = fxt_emit_switch_sleep(c, preempt, prev, next, prev_state);
 	} else {
-		ts = fxt_write_switch(c, preempt, prev, next, prev_state);
+		ts = fxt_emit_switch(c, preempt, prev, next, prev_state);
 	}
 	if (fxt_trig_armed())
 		fxt_trig_switch(c, preempt, prev, next, prev_state, ts);
@@ -152,7 +156,7 @@ static void fxt_probe_waking(void *data, struct task_struct *p)
 		}
 	}
 #endif
-	ts = fxt_write_wakeup(c, p, queued, &w);
+	ts = fxt_emit_wakeup(c, p, queued, &w);
 	if (fxt_trig_armed() && !queued)
 		fxt_trig_wakeup(c, p, ts);
 }
@@ -174,7 +178,7 @@ static void fxt_probe_wakeup(void *data, struct task_struct *p)
 	c = fxt_this_cpu();
 	if (!c)
 		return;
-	ts = fxt_write_wakeup(c, p, false, &w);
+	ts = fxt_emit_wakeup(c, p, false, &w);
 	if (fxt_trig_armed())
 		fxt_trig_wakeup(c, p, ts);
 }
@@ -189,7 +193,7 @@ static void fxt_probe_wakeup_new(void *data, struct task_struct *p)
 	if (!c)
 		return;
 	fxt_waker_of_current(c, &w);
-	ts = fxt_write_wakeup(c, p, false, &w);
+	ts = fxt_emit_wakeup(c, p, false, &w);
 	if (fxt_trig_armed())
 		fxt_trig_wakeup(c, p, ts);
 }
@@ -214,7 +218,7 @@ static void fxt_probe_fork(void *data, struct task_struct *parent,
 	preempt_disable_notrace();
 	c = fxt_this_cpu();
 	if (c)
-		fxt_write_task_names(c, child, NULL);
+		fxt_emit_task_names(c, child, NULL);
 	preempt_enable_notrace();
 }
 
@@ -238,7 +242,7 @@ static void fxt_probe_new_worker(void *data, struct task_struct *p)
 	if (READ_ONCE(p->flags) & FXT_PF_UNFORKED) {
 		c = fxt_this_cpu();
 		if (c)
-			fxt_write_task_names(c, p, NULL);
+			fxt_emit_task_names(c, p, NULL);
 	}
 }
 
@@ -256,13 +260,13 @@ static void fxt_probe_rename(void *data, struct task_struct *task,
 	preempt_disable_notrace();
 	c = fxt_this_cpu();
 	if (c)
-		fxt_write_task_names(c, task, comm);
+		fxt_emit_task_names(c, task, comm);
 	preempt_enable_notrace();
 }
 
 /*
  * The end of a successful exec, in the task itself, its new image's
- * arguments on its stack: the command line (fxt_write_exec()). Preemptible
+ * arguments on its stack: the command line (fxt_emit_exec()). Preemptible
  * code, as fork's probe.
  */
 static void fxt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
@@ -273,174 +277,8 @@ static void fxt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	preempt_disable_notrace();
 	c = fxt_this_cpu();
 	if (c && p == current)
-		fxt_write_exec(c, p);
+		fxt_emit_exec(c, p);
 	preempt_enable_notrace();
-}
-
-/*
- * Interrupt begin/end events nest per CPU (a hard interrupt can interrupt a
- * softirq or a probe, never the reverse). Each CPU keeps a stack of the
- * open levels, each saying which interrupt opened it (kind and number) and
- * whether its begin was written. An end closes the level of that same
- * interrupt (the innermost, but for PREEMPT_RT: see fxt_irq_end()) and is
- * written exactly when its begin was: not for an interrupt that began
- * before tracing did, nor for one whose begin was dropped, nor for one
- * whose exit probe was hooked before its entry probe (exits are hooked
- * first): such an end matches no level and closes none, where popping the
- * innermost would close, say, a softirq with a local_timer end. The end
- * reuses its begin's name index. A level whose end is never seen (its exit
- * unhooked while it ran) stays open, as at the end of any trace: the next
- * start empties the stack.
- *
- * The stack and the record are handled with interrupts off, so a nested
- * probe never sees a half-made level; the work is bounded.
- */
-static void fxt_irq_begin(struct fxt_cpu *c, enum fxt_irq_kind kind,
-			  u32 number, u16 cat, u16 name,
-			  const char *inline_name, u16 arg_name,
-			  unsigned int arg_type, u32 arg_value)
-{
-	struct fxt_irq_level *l;
-	unsigned long flags;
-	unsigned int level;
-
-	local_irq_save(flags);
-	level = c->irq_depth++;
-	if (level < FXT_IRQ_MAX_DEPTH) {
-		l = &c->irq_stack[level];
-		l->kind = kind;
-		l->number = number;
-		l->name = name;
-		l->inline_name = name ? NULL : inline_name;
-		l->cat = cat;
-		l->arg_name = arg_name;
-		l->arg_type = arg_type;
-		l->arg_value = arg_value;
-		l->begin_ns = fxt_trig_irq_begin();
-		l->written = fxt_write_irq_event(c, FXT_EVENT_DURATION_BEGIN,
-						 cat, name, inline_name,
-						 arg_name, arg_type, arg_value);
-	}
-	local_irq_restore(flags);
-}
-
-/*
- * Cut a level that stays open around an outer level's end (PREEMPT_RT):
- * write its end, or its begin again, with the begin's name and argument.
- * Only a level whose last record is in the buffer is cut, so that begins
- * and ends still pair: an end that could not be written leaves the level
- * unwritten, as a dropped begin does.
- */
-static void fxt_irq_cut(struct fxt_cpu *c, struct fxt_irq_level *l,
-			unsigned int type)
-{
-	u16 arg_name = type == FXT_EVENT_DURATION_BEGIN ? l->arg_name : 0;
-
-	if (l->written)
-		l->written = fxt_write_irq_event(c, type, l->cat, l->name,
-						 l->inline_name, arg_name,
-						 l->arg_type, l->arg_value);
-}
-
-/*
- * Close the level that (kind, number) opened: normally the innermost. On
- * PREEMPT_RT interrupt handlers and softirqs run in preemptible threads, so
- * an outer level can end before an inner one. The level is then found
- * further down and taken out, so that no level stays open forever and
- * fills the stack, and the records still nest, as every reader of
- * begin/end pairs (Perfetto included) pairs an end with the innermost
- * begin: the levels above it end first, then it, then they begin again,
- * each a record of its own, in that order. An end that matches no level
- * (its entry was not hooked yet) closes nothing. Writes the end when the
- * begin was written.
- * @inline_name: the name to write when the begin had no index for it.
- */
-static void fxt_irq_end(struct fxt_cpu *c, enum fxt_irq_kind kind,
-			u32 number, u16 cat, const char *inline_name,
-			u16 arg_name, unsigned int arg_type, u32 arg_value)
-{
-	struct fxt_irq_level l;
-	unsigned long flags;
-	unsigned int level, i;
-
-	local_irq_save(flags);
-	level = c->irq_depth;
-	if (!level)
-		goto out;		/* it began before tracing did */
-	if (level > FXT_IRQ_MAX_DEPTH) {
-		c->irq_depth--;		/* too deep to be recorded */
-		goto out;
-	}
-	while (level--) {
-		l = c->irq_stack[level];
-		if (l.kind == kind && l.number == number)
-			break;
-	}
-	if (l.kind != kind || l.number != number)
-		goto out;		/* not an open interrupt's end */
-	for (i = c->irq_depth - 1; i > level; i--)
-		fxt_irq_cut(c, &c->irq_stack[i], FXT_EVENT_DURATION_END);
-	if (l.written)
-		fxt_write_irq_event(c, FXT_EVENT_DURATION_END, cat, l.name,
-				    l.name ? NULL : inline_name, arg_name,
-				    arg_type, arg_value);
-	memmove(&c->irq_stack[level], &c->irq_stack[level + 1],
-		(c->irq_depth - 1 - level) * sizeof(l));
-	c->irq_depth--;
-	for (i = level; i < c->irq_depth; i++)
-		fxt_irq_cut(c, &c->irq_stack[i], FXT_EVENT_DURATION_BEGIN);
-	fxt_trig_irq_end(c, l.begin_ns);
-out:
-	local_irq_restore(flags);
-}
-
-static void fxt_probe_irq_entry(void *data, int irq, struct irqaction *action)
-{
-	struct fxt_cpu *c = fxt_this_cpu();
-
-	if (c)
-		fxt_irq_begin(c, FXT_IRQ_HANDLER, irq, FXT_S_IRQ,
-			      fxt_irq_name_ref(c, irq, action->name),
-			      action->name, FXT_S_IRQ, FXT_ARG_INT32, irq);
-}
-
-static void fxt_probe_irq_exit(void *data, int irq, struct irqaction *action,
-			       int ret)
-{
-	struct fxt_cpu *c = fxt_this_cpu();
-
-	/* "handled" only when false: the common case costs no argument. */
-	if (c)
-		fxt_irq_end(c, FXT_IRQ_HANDLER, irq, FXT_S_IRQ, action->name,
-			    ret == IRQ_NONE ? FXT_S_HANDLED : 0, FXT_ARG_BOOL,
-			    false);
-}
-
-static u16 fxt_softirq_name(unsigned int vec)
-{
-	return vec < NR_SOFTIRQS ? FXT_S_SOFTIRQ_FIRST + vec : 0;
-}
-
-static void fxt_probe_softirq_entry(void *data, unsigned int vec)
-{
-	struct fxt_cpu *c = fxt_this_cpu();
-	u16 name = fxt_softirq_name(vec);
-
-	/* The name says which vector; a number without one says it. */
-	if (c)
-		fxt_irq_begin(c, FXT_IRQ_SOFTIRQ, vec, FXT_S_SOFTIRQ, name,
-			      NULL, name ? 0 : FXT_S_VECTOR, FXT_ARG_UINT32,
-			      vec);
-}
-
-/* Ends carry no argument: their begin's says it (records.rst). */
-static void fxt_probe_softirq_exit(void *data, unsigned int vec)
-{
-	struct fxt_cpu *c = fxt_this_cpu();
-
-	if (c)
-		fxt_irq_end(c, FXT_IRQ_SOFTIRQ, vec, FXT_S_SOFTIRQ, NULL,
-			    0, 0, 0);
 }
 
 /*
@@ -455,8 +293,8 @@ static void fxt_probe_cpu_idle(void *data, unsigned int state,
 	struct fxt_cpu *c = fxt_this_cpu();
 
 	if (c)
-		fxt_write_power(c, FXT_PB_EVENT_CPU_IDLE, cpu_id, current->pid,
-				state);
+		fxt_emit_power(c, FXT_PB_EVENT_CPU_IDLE, cpu_id, current->pid,
+			       state);
 }
 
 static void fxt_probe_cpu_frequency(void *data, unsigned int frequency,
@@ -467,39 +305,10 @@ static void fxt_probe_cpu_frequency(void *data, unsigned int frequency,
 	preempt_disable_notrace();
 	c = fxt_this_cpu();
 	if (c)
-		fxt_write_power(c, FXT_PB_EVENT_CPU_FREQUENCY, cpu_id,
-				current->pid, frequency);
+		fxt_emit_power(c, FXT_PB_EVENT_CPU_FREQUENCY, cpu_id,
+			       current->pid, frequency);
 	preempt_enable_notrace();
 }
-
-/* x86 irq_vectors: data is the string index of the vector's name. */
-static void fxt_probe_vector_entry(void *data, int vector)
-{
-	struct fxt_cpu *c = fxt_this_cpu();
-	u16 name = (u16)(uintptr_t)data;
-
-	if (c)
-		fxt_irq_begin(c, FXT_IRQ_VECTOR, name, FXT_S_IRQ, name, NULL,
-			      FXT_S_VECTOR, FXT_ARG_INT32, vector);
-}
-
-static void fxt_probe_vector_exit(void *data, int vector)
-{
-	struct fxt_cpu *c = fxt_this_cpu();
-
-	if (c)
-		fxt_irq_end(c, FXT_IRQ_VECTOR, (u16)(uintptr_t)data, FXT_S_IRQ,
-			    NULL, 0, 0, 0);
-}
-
-/* The x86 interrupt vectors that bypass irq_handler_entry. */
-const char *const fxt_vector_names[] = {
-	"local_timer", "reschedule", "call_function", "call_function_single",
-	"irq_work", "x86_platform_ipi", "spurious_apic", "error_apic",
-	"thermal_apic", "threshold_apic", "deferred_error_apic",
-};
-
-const unsigned int fxt_nr_vector_names = ARRAY_SIZE(fxt_vector_names);
 
 #define FXT_NAMES	0	/* category 0: registered whenever tracing */
 
@@ -550,7 +359,7 @@ static struct fxt_hook fxt_hooks[] = {
 #define FXT_NR_FIXED_HOOKS	ARRAY_SIZE(fxt_hooks)
 
 /* Two per vector (exit, then entry), filled in by fxt_probes_find(). */
-static struct fxt_hook fxt_vector_hooks[2 * ARRAY_SIZE(fxt_vector_names)];
+static struct fxt_hook fxt_vector_hooks[2 * FXT_NR_VECTOR_NAMES];
 
 /*
  * The vector hooks are named at run time, from fxt_vector_names[]: check
@@ -606,9 +415,9 @@ int fxt_probes_find(void)
 {
 	unsigned int i;
 
-	BUILD_BUG_ON(ARRAY_SIZE(fxt_vector_names) >
+	BUILD_BUG_ON(FXT_NR_VECTOR_NAMES >
 		     FXT_S_VECTOR_LAST - FXT_S_VECTOR_FIRST + 1);
-	for (i = 0; i < ARRAY_SIZE(fxt_vector_names); i++) {
+	for (i = 0; i < FXT_NR_VECTOR_NAMES; i++) {
 		struct fxt_hook *out = &fxt_vector_hooks[2 * i];
 		struct fxt_hook *in = out + 1;
 

@@ -18,6 +18,11 @@
 #include <linux/nospec.h>
 #include <fxt/format.h>
 #include "fxt.h"
+#include "fxt_buffer.h"
+#include "fxt_tables.h"
+#include "fxt_names.h"
+#include "fxt_def_records.h"
+#include "fxt_triggers.h"
 
 static const struct fxt_category fxt_known_categories[] = {
 	{ FXT_CAT_SCHED, FXT_CAT_NAME_SCHED },
@@ -33,6 +38,24 @@ static bool fxt_reserved_zero(const u64 *r, unsigned int n)
 		if (*r++)
 			return false;
 	return true;
+}
+
+/*
+ * What the buffers no longer hold, the definitions layer forgets: every
+ * CPU's names in the rolling data, and the tables of each CPU whose
+ * durable buffer was emptied (it is to get its preamble).
+ */
+static void fxt_forget_definitions(struct fxt_session *s)
+{
+	unsigned int cpu;
+
+	for_each_cpu(cpu, s->traced) {
+		struct fxt_cpu *c = s->cpus[cpu];
+
+		fxt_names_reset(c);	/* generations start again */
+		if (c->need_preamble)
+			fxt_tables_reset(c);
+	}
 }
 
 static int fxt_initialize(struct fxt_session *s, const struct fxt_config *cfg)
@@ -52,6 +75,7 @@ static int fxt_initialize(struct fxt_session *s, const struct fxt_config *cfg)
 	ret = fxt_buffers_alloc(s, cfg->buffer_size, cfg->durable_size);
 	if (ret)
 		return ret;
+	fxt_forget_definitions(s);
 	ret = fxt_wakeups_alloc(s);
 	if (ret) {
 		fxt_buffers_free(s);
@@ -67,7 +91,7 @@ static int fxt_initialize(struct fxt_session *s, const struct fxt_config *cfg)
 }
 
 /* Every CPU whose durable buffer was emptied starts it with its preamble. */
-static void fxt_write_preambles(struct fxt_session *s)
+static void fxt_emit_preambles(struct fxt_session *s)
 {
 	unsigned int cpu;
 
@@ -77,7 +101,7 @@ static void fxt_write_preambles(struct fxt_session *s)
 		if (!c->need_preamble)
 			continue;
 		preempt_disable();
-		fxt_write_cpu_preamble(c);
+		fxt_emit_cpu_preamble(c);
 		preempt_enable();
 		c->need_preamble = false;
 	}
@@ -114,9 +138,10 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 	if (disposition != FXT_START_RETAIN) {
 		/* CLEAR_NONDURABLE: on a CPU that spilled, the durable too. */
 		fxt_buffers_clear(s, disposition == FXT_START_CLEAR_ENTIRE);
+		fxt_forget_definitions(s);
 		fxt_packets_reset(s);
 	}
-	fxt_write_preambles(s);
+	fxt_emit_preambles(s);
 	/*
 	 * A window an earlier run's trigger closed is open again before
 	 * anything is written: the switches below would be refused, uncounted,
@@ -134,7 +159,7 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 		 * RETAIN: the thread the last run left on the CPU has run or
 		 * not since; its slice ends here (no probe writes yet).
 		 */
-		fxt_write_switch_to_idle(c);
+		fxt_emit_switch_to_idle(c);
 	}
 	s->active_categories = s->categories | o->additional_categories;
 	s->results_written = false;

@@ -35,7 +35,8 @@
 #include <linux/spinlock.h>
 #include <fxt/format.h>
 #include "fxt.h"
-#include "fxt_fastpath.h"
+#include "fxt_buffer.h"
+#include "fxt_tables.h"
 #ifdef CONFIG_UNWINDER_ORC
 #include <asm/unwind.h>
 #endif
@@ -310,7 +311,7 @@ void fxt_sleep_fill(struct fxt_cpu *c, u64 *p, u64 ts,
 }
 
 /**
- * fxt_write_sleep() - the prepared event as a record of its own
+ * fxt_emit_sleep() - the prepared event as a record of its own
  * @c: this CPU, in the same probe
  * @prev: the outgoing task
  * @words: fxt_sleep_prepare()'s return
@@ -320,8 +321,8 @@ void fxt_sleep_fill(struct fxt_cpu *c, u64 *p, u64 ts,
  * stamped @ts like the switch after it: interrupts are off since @ts was
  * read, so no record of this CPU came in between.
  */
-void fxt_write_sleep(struct fxt_cpu *c, struct task_struct *prev,
-		     unsigned int words, u64 ts)
+void fxt_emit_sleep(struct fxt_cpu *c, struct task_struct *prev,
+		    unsigned int words, u64 ts)
 {
 	unsigned int bufno;
 	u64 now, *p = fxt_rolling_reserve(c, words * 8, &now, &bufno);

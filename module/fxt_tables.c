@@ -26,7 +26,9 @@
 #include <linux/string.h>
 #include <fxt/format.h>
 #include "fxt.h"
-#include "fxt_fastpath.h"
+#include "fxt_buffer.h"
+#include "fxt_tables.h"
+#include "fxt_def_records.h"
 
 /* The key of the interrupt handler names' hash (fxt_irq_name_ref()). */
 static siphash_key_t fxt_irq_name_key __ro_after_init;
@@ -106,13 +108,13 @@ found:
 	}
 	if (!c->next_thread)	/* wrapped past 255: no indices left */
 		return 0;
-	if (!fxt_write_thread(c, c->next_thread, tgid, tid))
+	if (!fxt_emit_thread(c, c->next_thread, tgid, tid))
 		return 0;
 	slot->index = c->next_thread++;
 	return slot->index;
 }
 
-/* A thread record's bytes (fxt_write_thread()). */
+/* A thread record's bytes (fxt_emit_thread()). */
 #define FXT_THREAD_RECORD_BYTES	(3 * 8)
 
 /*
@@ -147,7 +149,7 @@ u16 fxt_string_add(struct fxt_cpu *c, const char *str)
 	if (c->hdr->mode == FXT_MODE_CIRCULAR && !fxt_string_fits(c, str))
 		return 0;
 	if (c->next_string > FXT_STRING_INDEX_MAX ||
-	    !fxt_write_string(c, c->next_string, str))
+	    !fxt_emit_string(c, c->next_string, str))
 		return 0;
 	return c->next_string++;
 }

@@ -21,9 +21,9 @@
  * comm and uid filters match are noted.
  *
  * Firing: the CPU that measures writes the instant event "fxt"/"trigger"
- * (fxt_write_trigger()). The first firing after a START opens the window:
+ * (fxt_emit_trigger()). The first firing after a START opens the window:
  * it sets the freeze time, post_ns later, from which every CPU's rolling
- * reserve refuses records (fxt_trig_frozen(), uncounted: the window is
+ * reserve refuses records (fxt_session.freeze_at, uncounted: the window is
  * closed, nothing is lost from it), and queues a hard irq_work that posts
  * FXT_PKT_TRIGGERED (a probe may hold the run queue lock: no wake-up
  * from it). Later firings before the freeze write their event only, with
@@ -40,7 +40,7 @@
 #include <linux/user_namespace.h>
 #include <linux/timekeeping.h>
 #include "fxt.h"
-#include "fxt_trig_fast.h"
+#include "fxt_triggers.h"
 
 static_assert(PID_MAX_LIMIT <= (1 << FXT_TRIG_TID_BITS));
 
@@ -198,7 +198,7 @@ void fxt_triggers_arm(struct fxt_session *s)
 	for_each_cpu(cpu, s->traced)
 		local_set(&s->cpus[cpu]->trig_missed, 0);
 	atomic_set(&t->fired, 0);
-	WRITE_ONCE(t->freeze_at, 0);
+	WRITE_ONCE(s->freeze_at, 0);
 	WRITE_ONCE(t->kinds, s->mode == FXT_MODE_CIRCULAR ? kinds : 0);
 }
 
@@ -223,9 +223,9 @@ void fxt_triggers_close_window(struct fxt_session *s)
 		return;
 	/* A trigger that fires from now on does not reopen the window. */
 	atomic_cmpxchg(&t->fired, 0, 1);
-	at = READ_ONCE(t->freeze_at);
+	at = READ_ONCE(s->freeze_at);
 	if (!at || at > now)
-		WRITE_ONCE(t->freeze_at, now);
+		WRITE_ONCE(s->freeze_at, now);
 }
 
 /**
@@ -308,14 +308,14 @@ void fxt_trig_measured(struct fxt_cpu *c, u32 kind, struct task_struct *p,
 	if (i == t->set.count)
 		return;
 	first = atomic_cmpxchg(&t->fired, 0, 1) == 0;
-	fxt_write_trigger(c, p, kind, latency, tr->threshold_ns, i, first);
+	fxt_emit_trigger(c, p, kind, latency, tr->threshold_ns, i, first);
 	if (!first)
 		return;
 	t->pkt_cpu = c->cpu;
 	t->pkt_data32 = i | (p ? (u32)p->pid << 8 : 0);
 	t->pkt_data64 = latency;
 	/* After the event, so that a post time of 0 still keeps it. */
-	WRITE_ONCE(t->freeze_at, max(fxt_trig_now() + t->set.post_ns, 1ull));
+	WRITE_ONCE(fxt_session.freeze_at, max(fxt_trig_now() + t->set.post_ns, 1ull));
 	irq_work_queue(&t->work);
 }
 
@@ -357,27 +357,4 @@ void fxt_trig_irq_end(struct fxt_cpu *c, u64 begin_ns)
 	if (begin_ns)
 		fxt_trig_check_fire(c, FXT_TRIGGER_IRQ_DURATION, NULL,
 				    fxt_trig_now() - begin_ns);
-}
-
-/**
- * fxt_trig_frozen_within() - the window closes within @margin ns, or has
- * @margin: ns from now
- *
- * Only called once a window is open (fxt_session.trig.freeze_at set).
- */
-bool fxt_trig_frozen_within(u64 margin)
-{
-	u64 at = READ_ONCE(fxt_session.trig.freeze_at);
-
-	return at && fxt_trig_now() + margin >= at;
-}
-
-/**
- * fxt_trig_frozen() - the window closed: records are refused from now
- *
- * Only called once a window is open (fxt_session.trig.freeze_at set).
- */
-bool fxt_trig_frozen(void)
-{
-	return fxt_trig_frozen_within(0);
 }

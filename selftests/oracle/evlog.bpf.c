@@ -90,7 +90,7 @@ int BPF_PROG(evlog_softirq, unsigned int vec)
 	return 0;
 }
 
-/* The x86 vectors of module/fxt_probes.c's fxt_vector_names[]. */
+/* The x86 vectors of module/fxt_def_records.c's fxt_vector_names[]. */
 #define EVLOG_VECTOR_PROG(v)						\
 SEC("tp_btf/" #v "_entry")						\
 int BPF_PROG(evlog_##v, int vector)					\

@@ -1,53 +1,48 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fxt_fastpath.h - the common case of a probe's write, inline.
+ * fxt_buffer.h - the buffer layer: each CPU's durable and rolling buffers
+ * (fxt_buffer.c), and the common case of a rolling reserve and commit,
+ * inline. The bottom of the writer's stack: it knows records as lengths,
+ * not what they say, and calls nothing above it.
  *
- * Every context switch looks up two threads and reserves, fills and
- * commits one record: out of line, four calls for a few loads and stores
- * each. Inline here is only the case that needs nothing more: an indexed
- * thread found in its home slot; a record that fits the current rolling
- * buffer, with no trigger window open, no full durable buffer, and no
- * nested writer in between. Anything else calls the out-of-line function
- * (fxt_tables.c, fxt_buffer.c), which checks everything from the start.
+ * Every context switch reserves, fills and commits one record: out of
+ * line, that is calls for a few loads and stores each. Inline here is only
+ * the case that needs nothing more: a record that fits the current
+ * rolling buffer, with no window closing (fxt_session.freeze_at), no full
+ * durable buffer, and no nested writer in between. Anything else calls
+ * fxt_rolling_reserve_slow(), which checks everything from the start.
  *
  * So when a nested writer (an interrupt's probe) moves the reserve word
  * between the fast path's read and its cmpxchg, the retry checks the
- * trigger window and the stopped CPU again: the record that lost the race
+ * closing window and the stopped CPU again: the record that lost the race
  * is kept or dropped by the state the nested writer left (no record after
  * a window it closed), where a retry inside the reserve loop kept it.
  */
-#ifndef _FXT_FASTPATH_H
-#define _FXT_FASTPATH_H
+#ifndef _FXT_BUFFER_H
+#define _FXT_BUFFER_H
 
-#include <linux/hash.h>
-#include <linux/log2.h>
+#include "fxt.h"
+#include <linux/ktime.h>
 #include <linux/timekeeping.h>
 #include <asm/local.h>
-#include "fxt.h"
 
-/* The slot the thread table's linear probe for @tid starts at. */
-static inline u32 fxt_thread_home(u32 tid)
-{
-	return hash_32(tid, ilog2(FXT_THREAD_SLOTS));
-}
-
-/**
- * fxt_thread_ref() - the thread ref to write for @p on this CPU
- * @c: this CPU; called from the sched_switch probe only
- * @p: the task
- *
- * Return: a thread index, or 0 for "write the koids inline".
- */
-static inline u8 fxt_thread_ref(struct fxt_cpu *c, struct task_struct *p)
-{
-	const struct fxt_thread_slot *slot =
-		&c->threads[fxt_thread_home(p->pid)];
-
-	/* Indexed, and the same thread: a reused tid has another tgid. */
-	if (likely(slot->index && slot->tid == p->pid && slot->tgid == p->tgid))
-		return slot->index;
-	return fxt_thread_ref_slow(c, p);
-}
+int fxt_buffers_alloc(struct fxt_session *s, u64 size, u64 durable_size);
+void fxt_buffers_free(struct fxt_session *s);
+void fxt_buffers_clear(struct fxt_session *s, bool durable_too);
+u64 *fxt_rolling_reserve_slow(struct fxt_cpu *c, unsigned int len, u64 *ts,
+			      unsigned int *bufno);
+/* fxt_durable_reserve() put the record in the durable buffer (else: bufno) */
+#define FXT_IN_DURABLE	(-1)
+u64 *fxt_durable_reserve(struct fxt_cpu *c, unsigned int len, int *where);
+void fxt_rolling_make_room_slow(struct fxt_cpu *c, long old);
+/* Two tasks' thread and process records and the record itself, at most. */
+#define FXT_NAMED_RECORD_MAX	512
+void fxt_durable_commit(struct fxt_cpu *c, unsigned int len, int where);
+int fxt_buffer_saved(struct fxt_session *s, const struct fxt_packet *pkt);
+void fxt_buffers_sync_notifications(struct fxt_session *s);
+void fxt_cpu_stats(struct fxt_session *s, struct fxt_cpu_stats *st);
+/* Posts a CPU's SAVE_BUFFER request, outside the probe that made it. */
+void fxt_save_work_fn(struct irq_work *work);
 
 /* Whether @len bytes fit the rolling buffer the reserve word @old is in. */
 static inline bool fxt_rolling_fits(const struct fxt_cpu *c, long old,
@@ -88,49 +83,6 @@ static inline void fxt_rolling_make_room(struct fxt_cpu *c, unsigned int len)
 
 	if (unlikely(!fxt_rolling_fits(c, old, len)))
 		fxt_rolling_make_room_slow(c, old);
-}
-
-/* Circular mode's name cache slot of @key (fxt_names.c). */
-static inline struct fxt_name_slot *fxt_name_slot(struct fxt_cpu *c, u32 key)
-{
-	return &c->names[hash_32(key, ilog2(FXT_NAME_SLOTS))];
-}
-
-/*
- * @key (a tid, or a tgid | FXT_NAME_PROCESS) of the task started at @born
- * (for a process: its leader) is named in generation @gen.
- */
-static inline bool fxt_name_cached(struct fxt_cpu *c, u32 key, u32 gen,
-				   u64 born)
-{
-	const struct fxt_name_slot *s = fxt_name_slot(c, key);
-
-	return READ_ONCE(s->key) == key && READ_ONCE(s->gen) == gen &&
-	       READ_ONCE(s->born) == born;
-}
-
-/**
- * fxt_name_in_gen() - circular mode: name @p and its process in rolling
- *	buffer generation @gen unless done already
- * @c: this CPU, preemption disabled
- * @p: a task a record is about to refer to
- * @gen: the generation being written, read after fxt_rolling_make_room()
- *
- * A thread named in @gen had its process named there too (first), so a
- * hit on the thread is the whole check: one slot, inline.
- */
-static inline void fxt_name_in_gen(struct fxt_cpu *c, struct task_struct *p,
-				   u32 gen)
-{
-	if (likely(!p->pid || fxt_name_cached(c, p->pid, gen, p->start_time)))
-		return;
-	fxt_name_in_window_slow(c, p, gen);
-}
-
-/* fxt_name_in_gen() in the generation being written now. */
-static inline void fxt_name_in_window(struct fxt_cpu *c, struct task_struct *p)
-{
-	fxt_name_in_gen(c, p, fxt_rolling_gen(c));
 }
 
 /*
@@ -185,7 +137,7 @@ fxt_rolling_reserve_fast(struct fxt_cpu *c, unsigned int len, u64 *ts,
 	long old = local_read(FXT_LOCAL(c->hdr->rolling_current));
 	u64 *p;
 
-	if (likely(!READ_ONCE(fxt_session.trig.freeze_at)) &&
+	if (likely(!READ_ONCE(fxt_session.freeze_at)) &&
 	    likely(!(READ_ONCE(c->hdr->flags) &
 		     (FXT_CPU_DURABLE_FULL | FXT_CPU_ROLLING_FULL))) &&
 	    likely(fxt_rolling_fits(c, old, len))) {
@@ -210,7 +162,7 @@ static inline u64 *fxt_rolling_reserve(struct fxt_cpu *c, unsigned int len,
  * @bufno: set to the buffer to pass to fxt_rolling_commit()
  *
  * A switch into D reads its time before the walk for the function blocked
- * in (fxt_write_switch_sleep()): reading the clock again here would only be
+ * in (fxt_emit_switch_sleep()): reading the clock again here would only be
  * thrown away. With interrupts off no record of this CPU can come in
  * between, so the buffer stays in time order. The long way (a roll, a
  * full buffer) reads the clock itself; the record is stamped @at anyway.
@@ -242,4 +194,4 @@ static inline void fxt_rolling_commit(struct fxt_cpu *c, unsigned int len,
 	local_inc(FXT_LOCAL(h->records_written));
 }
 
-#endif /* _FXT_FASTPATH_H */
+#endif /* _FXT_BUFFER_H */

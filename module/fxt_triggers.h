@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fxt_trig_fast.h - the latency triggers' work in the probes, inline.
+ * fxt_triggers.h - the latency triggers (fxt_triggers.c), and their work
+ * in the probes, inline.
  *
  * Every switch with triggers armed looks up the incoming thread's notes,
  * and every blocking switch notes the outgoing one (fxt_triggers.c says
@@ -9,8 +10,8 @@
  * need: the trigger set's filters when no trigger of the kind matches
  * every task, and a latency above the least threshold of its kind.
  */
-#ifndef _FXT_TRIG_FAST_H
-#define _FXT_TRIG_FAST_H
+#ifndef _FXT_TRIGGERS_H
+#define _FXT_TRIGGERS_H
 
 #include <linux/atomic.h>
 #include <linux/hash.h>
@@ -24,6 +25,16 @@
 #define FXT_TRIG_TID_BITS	22
 #define FXT_TRIG_TID_MASK	((1ull << FXT_TRIG_TID_BITS) - 1)
 #define FXT_TRIG_TIME_MASK	((1ull << (64 - FXT_TRIG_TID_BITS)) - 1)
+
+void fxt_triggers_init(struct fxt_session *s);
+int fxt_triggers_set(struct fxt_session *s, const struct fxt_trigger_set *set);
+void fxt_triggers_free(struct fxt_session *s);
+void fxt_triggers_arm(struct fxt_session *s);
+void fxt_triggers_sync(struct fxt_session *s);
+void fxt_triggers_close_window(struct fxt_session *s);
+void fxt_trig_wakeup(struct fxt_cpu *c, struct task_struct *p, u64 ts);
+u64 fxt_trig_irq_begin(void);
+void fxt_trig_irq_end(struct fxt_cpu *c, u64 begin_ns);
 
 bool fxt_trig_filters_want(const struct fxt_trig_state *t, u32 kind,
 			   struct task_struct *p);
@@ -120,4 +131,4 @@ static inline void fxt_trig_switch(struct fxt_cpu *c, bool preempt,
 		fxt_trig_check_fire(c, FXT_TRIGGER_OFF_CPU, next, since);
 }
 
-#endif /* _FXT_TRIG_FAST_H */
+#endif /* _FXT_TRIGGERS_H */
