@@ -52,18 +52,6 @@
 #include "sleep_pairs.h"
 #include "u64map.h"
 
-/* Write the packet built in pf->packet, on the sequence. */
-void pf_emit_packet(struct pf *pf)
-{
-	pb_varint_field(&pf->packet, FXT_PB_PACKET_SEQUENCE_ID, PF_SEQUENCE);
-	pb_msg(&pf->out, FXT_PB_TRACE_PACKET, &pf->packet);
-	if (pf->out.failed)
-		pf->failed = true;
-	else
-		fxt_ob_write(pf->o, pf->out.p, pf->out.len);
-	pb_reset(&pf->out);
-}
-
 /* Write the events gathered for a CPU as one FtraceEventBundle packet. */
 static void flush_bundle(struct pf *pf, size_t cpu)
 {

@@ -61,8 +61,17 @@ struct pf {
 	bool failed;
 };
 
-/* Write the packet built in pf->packet, on the sequence (perfetto.c). */
-void pf_emit_packet(struct pf *pf);
+/* Write the packet built in pf->packet, on the sequence. */
+static inline void pf_emit_packet(struct pf *pf)
+{
+	pb_varint_field(&pf->packet, FXT_PB_PACKET_SEQUENCE_ID, PF_SEQUENCE);
+	pb_msg(&pf->out, FXT_PB_TRACE_PACKET, &pf->packet);
+	if (pf->out.failed)
+		pf->failed = true;
+	else
+		fxt_ob_write(pf->o, pf->out.p, pf->out.len);
+	pb_reset(&pf->out);
+}
 
 /* perfetto_tree.c */
 /*
