@@ -227,3 +227,30 @@ int scan_archive(const char *path, const uint64_t *tids, int ntids,
 	free(w);
 	return 0;
 }
+
+uint64_t scan_undefined_refs(const struct scan *s)
+{
+	uint64_t n = 0;
+
+	for (int c = 0; c < MAX_CPUS; c++)
+		n += s->prov[c].undefined_refs;
+	return n;
+}
+
+uint64_t scan_tid_switches(const struct scan *s)
+{
+	uint64_t n = 0;
+
+	for (int c = 0; c < MAX_CPUS; c++)
+		n += s->prov[c].tid_switches;
+	return n;
+}
+
+uint64_t scan_reassigned(const struct scan *s)
+{
+	uint64_t n = 0;
+
+	for (int c = 0; c < MAX_CPUS; c++)
+		n += s->prov[c].thread_reassigned + s->prov[c].string_reassigned;
+	return n;
+}

@@ -76,5 +76,11 @@ extern const char *scan_kobj_prefix;
 /* Scan an archive; tids (ntids) are the watched threads. 0 or -errno. */
 int scan_archive(const char *path, const uint64_t *tids, int ntids,
 		 struct scan *s);
+/* Over every provider: thread refs the reader cannot resolve. */
+uint64_t scan_undefined_refs(const struct scan *s);
+/* Over every provider: switches of the watched tids (tid_switches). */
+uint64_t scan_tid_switches(const struct scan *s);
+/* Over every provider: thread and string indices redefined to another. */
+uint64_t scan_reassigned(const struct scan *s);
 
 #endif /* FXT_SELFTESTS_SCAN_H */
