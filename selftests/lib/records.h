@@ -2,7 +2,7 @@
 /*
  * records.h - load an archive into flat arrays, for the record-content
  * selftests (fxt_names, fxt_irq, fxt_irqname, fxt_sched_fields, fxt_flight,
- * fxt_modes); collector.h runs fxt-collect around their workloads.
+ * fxt_restart); collector.h runs fxt-collect around their workloads.
  *
  * records_load() reads every record through the project's reader
  * (userspace/lib/libfxt.h) and keeps every kernel object record (not only
