@@ -824,7 +824,7 @@ fi
 
 # Every diagnostic is documented in Documentation/tools.rst.
 doc=$T/../../Documentation/tools.rst
-for id in $(sed -n 's/^[[:space:]]*X(\([A-Z_0-9]*\),.*/\1/p' "$T/../lib/libfxt.h"); do
+for id in $(sed -n 's/^[[:space:]]*X(\([A-Z_0-9]*\),.*/\1/p' "$T/../lib/libfxt_diag.h"); do
 	if grep -q "^$id " "$doc"; then ok; else bad "diagnostic $id is not in Documentation/tools.rst"; fi
 done
 
