@@ -3,7 +3,10 @@
  * enum_names.c - names of record, event and argument types, thread states and
  * diagnostics (the table behind fxt-dump --check's messages).
  */
-#include "libfxt.h"
+#include <fxt/format.h>
+
+#include "libfxt_diag.h"
+#include "libfxt_helpers.h"
 
 static const struct {
 	const char *name;

@@ -9,7 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "libfxt.h"
+#include <fxt/format.h>
+
+#include "libfxt_reader.h"
 
 /* Read buffer of each merge cursor. */
 #define FXT_MERGE_BUFSIZE	(512u << 10)

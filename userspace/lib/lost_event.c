@@ -8,7 +8,9 @@
  */
 #include <string.h>
 
-#include "libfxt.h"
+#include <fxt/format.h>
+
+#include "libfxt_helpers.h"
 
 /* s is the literal lit. */
 #define STR_IS(s, lit)	((s).len == sizeof(lit) - 1 && (s).data && \

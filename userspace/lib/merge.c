@@ -41,8 +41,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fxt/format.h>
+
 #include "internal.h"
-#include "libfxt.h"
+#include "libfxt_merge.h"
 #include "merge_order.h"
 #include "record_frame.h"
 #include "u64map.h"

@@ -14,7 +14,9 @@
 #ifndef LIBFXT_NAME_HISTORY_H
 #define LIBFXT_NAME_HISTORY_H
 
-#include "libfxt.h"
+#include <fxt/format.h>
+
+#include "libfxt_reader.h"
 #include "u64map.h"
 
 struct name_runs {

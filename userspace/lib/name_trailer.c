@@ -29,7 +29,9 @@
 #include <string.h>
 
 #include "grow.h"
-#include "libfxt.h"
+#include <fxt/format.h>
+
+#include "libfxt_trailer.h"
 #include "record_frame.h"
 
 #define NAME_MAX_	19

@@ -16,7 +16,9 @@
 
 #include <fxt/perfetto_blob.h>
 
-#include "libfxt.h"
+#include <fxt/format.h>
+
+#include "libfxt_perfetto.h"
 
 #define TRACE_PACKET			FXT_PB_TRACE_PACKET
 #define PACKET_FTRACE_EVENTS		FXT_PB_PACKET_FTRACE_EVENTS

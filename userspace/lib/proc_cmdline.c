@@ -19,7 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libfxt.h"
+#include <fxt/format.h>
+
+#include "libfxt_trailer.h"
 
 /* /proc/PID/stat: "pid (comm) state ppid ...", comm up to 64 bytes. */
 #define STAT_MAX	512

@@ -4,6 +4,7 @@
  * needed for every record (reader_cursor.h has those): failures, string
  * references to the table, arguments.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "reader_cursor.h"

@@ -28,8 +28,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "libfxt.h"
+#include <fxt/format.h>
+
 #include "internal.h"
+#include "libfxt_helpers.h"
+#include "libfxt_perfetto.h"
+#include "libfxt_reader.h"
 #include "reader_input.h"
 #include "name_history.h"
 #include "u64map.h"

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "fxt/format.h"
-#include "libfxt.h"
+#include "libfxt_perfetto.h"
 
 /*
  * The record whose header is at byte at of buf (len bytes): its span in

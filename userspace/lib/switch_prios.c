@@ -5,7 +5,9 @@
  */
 #include <string.h>
 
-#include "libfxt.h"
+#include <fxt/format.h>
+
+#include "libfxt_helpers.h"
 
 /* Is the string s (a struct fxt_str) the literal lit? */
 #define NAME_IS(s, lit)	((s).len == sizeof(lit) - 1 && (s).data && \

@@ -12,7 +12,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "libfxt.h"
+#include <fxt/format.h>
+
+#include "libfxt_records.h"
+#include "libfxt_writer.h"
 
 /* Room for words 8-byte words, zeroed, or NULL with *err set. */
 uint64_t *fxt_w_reserve(struct fxt_writer *w, size_t words, int *err);
