@@ -26,29 +26,19 @@ const char fxt_rd_empty_string[1] = "";
 struct fxt_str fxt_rd_get_str_slow(struct cur *c, uint16_t ref, const char *what)
 {
 	struct fxt_str s = { ref, 0, fxt_rd_empty_string };
+	const struct str_slot *slot;
 
-	if (!ref)
-		return s;
-	if (ref & FXT_STRING_REF_INLINE) {
-		s.len = ref & FXT_STRING_INDEX_MAX;
-		if (s.len > FXT_STRING_MAX_LEN)
-			REPORT(c, STRING_TOO_LONG, "%s of %u bytes", what, s.len);
-		s.data = take_stream(c, s.len, what);
-		if (!s.data)
-			s.len = 0;
-		return s;
+	if (!ref || (ref & FXT_STRING_REF_INLINE))
+		return get_str_untabled(c, ref, what);
+	slot = fxt_rd_str_slot(c->prov, ref);
+	if (slot && slot->defined) {
+		s.len = slot->len;
+		s.data = slot->data ? slot->data : fxt_rd_empty_string;
 	} else {
-		const struct str_slot *slot = fxt_rd_str_slot(c->prov, ref);
-
-		if (slot && slot->defined) {
-			s.len = slot->len;
-			s.data = slot->data ? slot->data : fxt_rd_empty_string;
-		} else {
-			s.data = NULL;
-			REPORT(c, STRING_UNDEFINED, "%u (%s)", ref, what);
-		}
-		return s;
+		s.data = NULL;
+		REPORT(c, STRING_UNDEFINED, "%u (%s)", ref, what);
 	}
+	return s;
 }
 
 COLD void fxt_rd_arg_words_fail(struct cur *c, unsigned int i, unsigned int nargs)
@@ -74,20 +64,14 @@ void fxt_rd_get_args(struct cur *c, unsigned int nargs)
 	rec->nargs = 0;
 	for (i = 0; i < nargs; i++) {
 		struct fxt_arg *a = &rec->args[rec->nargs];
-		unsigned int words = arg_words(c, i, nargs), type;
+		unsigned int words, type;
 		struct cur sub;
 		uint64_t h, expect;
 
+		words = next_arg(c, i, nargs, &h, &sub);
 		if (!words)
 			return;
-		h = *c->p;
 		type = (unsigned int)FXT_G(h, FXT_ARG_TYPE_FIELD);
-		sub = *c;
-		sub.p = c->p + 1;
-		sub.end = c->p + words;
-		sub.arg = (int)i;
-		sub.bad = false;
-		c->p += words;
 
 		a->type = (uint8_t)type;
 		a->words = (uint16_t)words;

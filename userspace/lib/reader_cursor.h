@@ -26,6 +26,19 @@ bool fxt_rd_per_cpu_name(const char *name, uint32_t id);
 /* ------------------------------------------------------------------ */
 /* Decoding pieces.                                                     */
 
+/*
+ * A raw cursor over the content of the record rec of words words (its
+ * header is rec[0]), for code that reads records no reader frames
+ * (name_trailer.c): take(), take_stream(), get_str_untabled() and
+ * next_arg() work; a read that does not fit sets bad, nothing is reported.
+ */
+static inline struct cur raw_cur(const uint64_t *rec, size_t words)
+{
+	struct cur c = { NULL, NULL, NULL, rec + 1, rec + words, -1, false };
+
+	return c;
+}
+
 static inline bool need(struct cur *c, size_t words, const char *what)
 {
 	if (likely((size_t)(c->end - c->p) >= words))
@@ -53,6 +66,28 @@ static inline const char *take_stream(struct cur *c, size_t len, const char *wha
 	if ((len & 7) && (c->p[words - 1] >> ((len & 7) * 8)))
 		REPORT(c, PADDING, "%s", what);
 	c->p += words;
+	return s;
+}
+
+/*
+ * A string ref read without the string table (all a raw cursor can): the
+ * empty string, an inline string, or for an index the ref alone (data
+ * NULL, len 0).
+ */
+static inline struct fxt_str get_str_untabled(struct cur *c, uint16_t ref, const char *what)
+{
+	struct fxt_str s = { ref, 0, NULL };
+
+	if (!ref) {
+		s.data = fxt_rd_empty_string;
+	} else if (ref & FXT_STRING_REF_INLINE) {
+		s.len = ref & FXT_STRING_INDEX_MAX;
+		if (s.len > FXT_STRING_MAX_LEN)
+			REPORT(c, STRING_TOO_LONG, "%s of %u bytes", what, s.len);
+		s.data = take_stream(c, s.len, what);
+		if (!s.data)
+			s.len = 0;
+	}
 	return s;
 }
 
@@ -120,6 +155,28 @@ static inline unsigned int arg_words(struct cur *c, unsigned int i, unsigned int
 		return words;
 	fxt_rd_arg_words_fail(c, i, nargs);
 	return 0;
+}
+
+/*
+ * Argument i of nargs, which starts at c->p: its size in words, its header
+ * in *h and a cursor over the rest of it in *arg; c steps over it. 0 when
+ * it does not fit the record (reported, c->bad).
+ */
+static inline unsigned int next_arg(struct cur *c, unsigned int i, unsigned int nargs,
+				    uint64_t *h, struct cur *arg)
+{
+	unsigned int words = arg_words(c, i, nargs);
+
+	if (!words)
+		return 0;
+	*h = *c->p;
+	*arg = *c;
+	arg->p = c->p + 1;
+	arg->end = c->p + words;
+	arg->arg = (int)i;
+	arg->bad = false;
+	c->p += words;
+	return words;
 }
 
 /* Step over arguments nobody asked for, checking only their sizes. */

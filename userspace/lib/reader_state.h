@@ -142,9 +142,13 @@ struct fxt_reader {
 	uint64_t nrecords, nbytes;	/* records read, and their size */
 };
 
-/* Decoding cursor over one record. */
+/*
+ * Decoding cursor over one record. A raw cursor (raw_cur() of
+ * reader_cursor.h) has no reader, provider or record: it reads a record
+ * that no reader frames, reports nothing and looks up no table.
+ */
 struct cur {
-	struct fxt_reader *r;
+	struct fxt_reader *r;	/* NULL: a raw cursor */
 	struct provider *prov;	/* r->cur when the record started */
 	struct fxt_record *rec;
 	const uint64_t *p, *end;
@@ -164,8 +168,9 @@ void fxt_rd_stop(struct fxt_reader *r, int rc);
 /* Count diagnostic id at offset, and hand it to the callback with its text. */
 void fxt_rd_report(struct fxt_reader *r, uint64_t offset, enum fxt_diag_id id,
 		   const char *fmt, ...) __attribute__((format(printf, 4, 5))) COLD;
-/* A diagnostic of the record that cursor c reads. */
-#define REPORT(c, id, ...) fxt_rd_report((c)->r, (c)->rec->offset, FXT_D_##id, __VA_ARGS__)
+/* A diagnostic of the record that cursor c reads (none from a raw cursor). */
+#define REPORT(c, id, ...) \
+	((c)->r ? fxt_rd_report((c)->r, (c)->rec->offset, FXT_D_##id, __VA_ARGS__) : (void)0)
 
 COLD uint64_t fxt_rd_ticks_to_ns_slow(uint64_t ticks, uint64_t tps);
 
