@@ -28,10 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
 #include <fxt/format.h>
 
+#include "grow.h"
 #include "libfxt_trailer.h"
+#include "reader_cursor.h"
 #include "record_frame.h"
 
 #define NAME_MAX_	19
@@ -166,10 +167,8 @@ static struct prov_strings *prov_strings(struct fxt_newest *n, uint32_t id)
 	return &n->prov[id];
 }
 
-static bool is_text(const uint64_t *stream, size_t len, const char *s)
-{
-	return len == strlen(s) && !memcmp(stream, s, len);
-}
+/* The string s is the text lit. */
+#define IS(s, lit)	name_is(s, lit, sizeof(lit) - 1)
 
 /* A string record: remember (or forget) the indices of the arg names. */
 static void scan_string(struct fxt_newest *n, uint32_t provider,
@@ -177,9 +176,10 @@ static void scan_string(struct fxt_newest *n, uint32_t provider,
 {
 	struct prov_strings *ps = prov_strings(n, provider);
 	uint16_t index = (uint16_t)FXT_G(rec[0], FXT_STRING_INDEX_FIELD);
-	size_t len = (size_t)FXT_G(rec[0], FXT_STRING_LEN_FIELD);
+	struct fxt_str str = { index, (uint16_t)FXT_G(rec[0], FXT_STRING_LEN_FIELD), NULL };
+	struct cur c = raw_cur(rec, words);
 
-	if (!ps || FXT_WORDS(len) > words - 1)
+	if (!ps || !(str.data = take_stream(&c, str.len, "string")))
 		return;
 	if (ps->process == index)
 		ps->process = 0;
@@ -189,26 +189,25 @@ static void scan_string(struct fxt_newest *n, uint32_t provider,
 		ps->parent = 0;
 	if (ps->cmdline == index)
 		ps->cmdline = 0;
-	if (is_text(rec + 1, len, FXT_ARG_NAME_PROCESS))
+	if (IS(str, FXT_ARG_NAME_PROCESS))
 		ps->process = index;
-	else if (is_text(rec + 1, len, FXT_ARG_NAME_NAMED_AT))
+	else if (IS(str, FXT_ARG_NAME_NAMED_AT))
 		ps->named_at = index;
-	else if (is_text(rec + 1, len, FXT_ARG_NAME_PARENT))
+	else if (IS(str, FXT_ARG_NAME_PARENT))
 		ps->parent = index;
-	else if (is_text(rec + 1, len, FXT_ARG_NAME_CMDLINE))
+	else if (IS(str, FXT_ARG_NAME_CMDLINE))
 		ps->cmdline = index;
 }
 
-/* Is the argument name at ref (indexed or inline at *p) the string s? */
-static bool arg_name_is(uint16_t ref, const uint64_t *p, size_t avail,
-			uint16_t index, const char *s)
+/*
+ * Is the argument name s (get_str_untabled()) the text lit: inline,
+ * or the index (0: none) the provider's string record gave lit?
+ */
+static inline bool arg_name_is(struct fxt_str s, uint16_t index, const char *lit)
 {
-	if (ref & FXT_STRING_REF_INLINE) {
-		size_t len = ref & FXT_STRING_INDEX_MAX;
-
-		return FXT_WORDS(len) <= avail && is_text(p, len, s);
-	}
-	return ref && ref == index;
+	if (s.data)
+		return name_is(s, lit, strlen(lit));
+	return index && s.ref == index;
 }
 
 /*
@@ -276,63 +275,56 @@ static void track(struct fxt_newest *n, uint8_t type, uint64_t koid,
 static void scan_kobj(struct fxt_newest *n, uint32_t provider,
 		      const uint64_t *rec, size_t words)
 {
-	struct prov_strings *ps = prov_strings(n, provider);
+	static const struct prov_strings none;
+	const struct prov_strings *ps = prov_strings(n, provider);
 	uint8_t type = (uint8_t)FXT_G(rec[0], FXT_KOBJ_TYPE_FIELD);
 	uint16_t name_ref = (uint16_t)FXT_G(rec[0], FXT_KOBJ_NAME_FIELD);
 	unsigned int nargs = (unsigned int)FXT_G(rec[0], FXT_KOBJ_NARGS_FIELD), i;
-	uint64_t process = 0, named_at = 0;
+	uint64_t koid, process = 0, named_at = 0, h, v;
 	bool has_process = type == FXT_OBJ_THREAD, has_cmdline = false;
-	size_t len, k = 2;
-	const char *name;
+	struct cur c = raw_cur(rec, words), arg;
+	struct fxt_str name, an;
 
 	if (type != FXT_OBJ_PROCESS && type != FXT_OBJ_THREAD)
 		return;
-	if (words < 2 || (name_ref && !(name_ref & FXT_STRING_REF_INLINE))) {
+	if (!ps)
+		ps = &none;
+	if (name_ref && !(name_ref & FXT_STRING_REF_INLINE)) {
 		n->untracked++;		/* an indexed name: not fxt.ko's */
 		return;
 	}
-	len = name_ref & FXT_STRING_INDEX_MAX;
-	name = (const char *)(rec + 2);
-	k += FXT_WORDS(len);
-	if (k > words) {
+	koid = take(&c, "koid");
+	name = get_str_untabled(&c, name_ref, "name");
+	if (c.bad) {
 		n->untracked++;
 		return;
 	}
-	for (i = 0; i < nargs && k < words; i++) {
-		uint64_t ah = rec[k];
-		size_t aw = (size_t)FXT_G(ah, FXT_ARG_WORDS_FIELD);
-		unsigned int at = (unsigned int)FXT_G(ah, FXT_ARG_TYPE_FIELD);
-		uint16_t an = (uint16_t)FXT_G(ah, FXT_ARG_NAME_FIELD);
-		size_t nw = (an & FXT_STRING_REF_INLINE) ?
-			    FXT_WORDS(an & FXT_STRING_INDEX_MAX) : 0;
+	for (i = 0; i < nargs && next_arg(&c, i, nargs, &h, &arg); i++) {
+		unsigned int at = (unsigned int)FXT_G(h, FXT_ARG_TYPE_FIELD);
 
-		if (!aw || k + aw > words)
-			break;
-		if (aw == 2 + nw && (at == FXT_ARG_KOID || at == FXT_ARG_UINT64)) {
-			const uint64_t *p = rec + k + 1;
-
+		an = get_str_untabled(&arg, (uint16_t)FXT_G(h, FXT_ARG_NAME_FIELD),
+					     "argument name");
+		if (at == FXT_ARG_KOID || at == FXT_ARG_UINT64) {
+			v = take(&arg, "argument value");
+			if (arg.bad || arg.p != arg.end)
+				continue;	/* not one word after the name */
 			if (at == FXT_ARG_KOID &&
-			    arg_name_is(an, p, aw - 1, ps ? ps->process : 0,
-					FXT_ARG_NAME_PROCESS)) {
-				process = p[nw];
+			    arg_name_is(an, ps->process, FXT_ARG_NAME_PROCESS)) {
+				process = v;
 			} else if (type == FXT_OBJ_PROCESS && at == FXT_ARG_KOID &&
-				 arg_name_is(an, p, aw - 1, ps ? ps->parent : 0,
-					     FXT_ARG_NAME_PARENT)) {
-				process = p[nw];
+				   arg_name_is(an, ps->parent, FXT_ARG_NAME_PARENT)) {
+				process = v;
 				has_process = true;
 			} else if (at == FXT_ARG_UINT64 &&
-				 arg_name_is(an, p, aw - 1, ps ? ps->named_at : 0,
-					     FXT_ARG_NAME_NAMED_AT)) {
-				named_at = p[nw];
+				   arg_name_is(an, ps->named_at, FXT_ARG_NAME_NAMED_AT)) {
+				named_at = v;
 			}
 		} else if (type == FXT_OBJ_PROCESS && at == FXT_ARG_STRING &&
-			   arg_name_is(an, rec + k + 1, aw - 1, ps ? ps->cmdline : 0,
-				       FXT_ARG_NAME_CMDLINE)) {
+			   arg_name_is(an, ps->cmdline, FXT_ARG_NAME_CMDLINE)) {
 			has_cmdline = true;
 		}
-		k += aw;
 	}
-	track(n, type, rec[1], name, len, process, has_process, has_cmdline,
+	track(n, type, koid, name.data, name.len, process, has_process, has_cmdline,
 	      named_at);
 }
 
