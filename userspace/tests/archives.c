@@ -1336,6 +1336,37 @@ static void build_power_no_state(struct fxt_writer *w)
 }
 
 /*
+ * A loss that ends the archive (what stress.fxt showed on a debug kernel):
+ * CPU 1 drops its records from 3 ms to the stop at 9 ms, so the loss
+ * record's end is the archive's last time, later than any record's own.
+ * CPU 0 entered idle state 1 at 2 ms and has no event after it: its idle
+ * time runs to 9 ms, in fxt-report and in perfetto-check's sums alike.
+ */
+static void build_power_lost_end(struct fxt_writer *w)
+{
+	prelude_two_cpus(w);
+	fxt_write_process(w, 100, "worker");
+	fxt_write_thread_kobj(w, 100, "worker", 100);
+	fxt_write_process(w, 200, "spinner");
+	fxt_write_thread_kobj(w, 200, "spinner", 200);
+
+	fxt_write_provider_section(w, 0);
+	fxt_write_switch(w, 0, 1 * MS, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(100, 100), 20);
+	fxt_write_switch(w, 0, 2 * MS, FXT_THREAD_BLOCKED, fxt_thread_inline(100, 100), 20,
+			 fxt_thread_inline(0, 0), 0);
+	IDLE(w, 0, 2, 1);
+
+	fxt_write_provider_section(w, 1);
+	fxt_write_switch(w, 1, 1 * MS, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(200, 200), 20);
+	IDLE(w, 1, 1, FXT_PB_IDLE_EXIT);
+	fxt_write_counter_u64(w, 3 * MS, IRQ_PID, IRQ_TID(1), "fxt", "dropped", 1,
+			      "records", 6);
+	fxt_write_lost(w, 1, 3 * MS, 9 * MS, 6);
+}
+
+/*
  * A loss record as records.rst ("Loss") has it, as fxt-collect writes one:
  * fxt/lost on CPU cpu's interrupt pseudo-thread from the CPU's last kept
  * record to its first kept one after the loss, "cpu" and "records".
@@ -1471,6 +1502,8 @@ const struct tcase tcases[] = {
 	       "CPUs 0 and 300: CPU 300's switches of subtype 1 (16-bit cpu field)"),
 	GOLDEN("cpu256", build_cpu256,
 	       "CPUs 0 and 256: the 8-bit cpu field of their switches is 0 on both"),
+	GOLDEN_PERFETTO("power-lost-end", build_power_lost_end,
+	       "CPU 1's loss runs to the end, past every record's time; CPU 0 idle"),
 	GOLDEN_PERFETTO("sleep-states", build_sleep_states,
 	       "sleep events D (with and without blocked_in), I, P, t, one unpaired"),
 
