@@ -1267,6 +1267,23 @@ static void power_blob(struct fxt_writer *w, unsigned int event, uint32_t cpu, u
 #define MS			1000000ull
 
 /*
+ * The two CPUs of the power archives: worker (100) runs on CPU 0 from
+ * 1 ms, spinner (200) will on CPU 1; CPU 0's section is open.
+ */
+static void power_prelude(struct fxt_writer *w)
+{
+	prelude_two_cpus(w);
+	fxt_write_process(w, 100, "worker");
+	fxt_write_thread_kobj(w, 100, "worker", 100);
+	fxt_write_process(w, 200, "spinner");
+	fxt_write_thread_kobj(w, 200, "spinner", 200);
+
+	fxt_write_provider_section(w, 0);
+	fxt_write_switch(w, 0, 1 * MS, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
+			 fxt_thread_inline(100, 100), 20);
+}
+
+/*
  * cpu_idle and cpu_frequency events of three CPUs over 1..11 ms, their
  * figures worked out by hand in tests/run-tests.sh (2c). CPU 0: idle from
  * 3 ms, state 1 twice (3..5, 8..9 ms), state 2 once (7..8, left for 1
@@ -1278,15 +1295,7 @@ static void power_blob(struct fxt_writer *w, unsigned int event, uint32_t cpu, u
  */
 static void build_power(struct fxt_writer *w)
 {
-	prelude_two_cpus(w);
-	fxt_write_process(w, 100, "worker");
-	fxt_write_thread_kobj(w, 100, "worker", 100);
-	fxt_write_process(w, 200, "spinner");
-	fxt_write_thread_kobj(w, 200, "spinner", 200);
-
-	fxt_write_provider_section(w, 0);
-	fxt_write_switch(w, 0, 1 * MS, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
-			 fxt_thread_inline(100, 100), 20);
+	power_prelude(w);
 	FREQ(w, 0, 2, 1000000);
 	fxt_write_switch(w, 0, 3 * MS, FXT_THREAD_BLOCKED, fxt_thread_inline(100, 100), 20,
 			 fxt_thread_inline(0, 0), 0);
@@ -1344,15 +1353,7 @@ static void build_power_no_state(struct fxt_writer *w)
  */
 static void build_power_lost_end(struct fxt_writer *w)
 {
-	prelude_two_cpus(w);
-	fxt_write_process(w, 100, "worker");
-	fxt_write_thread_kobj(w, 100, "worker", 100);
-	fxt_write_process(w, 200, "spinner");
-	fxt_write_thread_kobj(w, 200, "spinner", 200);
-
-	fxt_write_provider_section(w, 0);
-	fxt_write_switch(w, 0, 1 * MS, FXT_THREAD_NEW, fxt_thread_inline(0, 0), 0,
-			 fxt_thread_inline(100, 100), 20);
+	power_prelude(w);
 	fxt_write_switch(w, 0, 2 * MS, FXT_THREAD_BLOCKED, fxt_thread_inline(100, 100), 20,
 			 fxt_thread_inline(0, 0), 0);
 	IDLE(w, 0, 2, 1);
