@@ -179,7 +179,12 @@ static int read_packet(int fd, struct fxt_packet *p)
  * BUFFER_SAVED as a collector would (streaming mode may ask). Return: 0 or
  * -errno of the read that failed.
  */
-static int wait_packet(int fd, __u16 request, struct fxt_packet *p)
+/*
+ * Read packets up to one of request, answering the SAVE_BUFFERs on the
+ * way; answered (256 CPUs, or NULL) notes per CPU the rolls answered.
+ */
+static int wait_packet_noting(int fd, __u16 request, struct fxt_packet *p,
+			      __u32 *answered)
 {
 	for (int i = 0; i < 1000; i++) {
 		int ret = read_packet(fd, p);
@@ -194,9 +199,16 @@ static int wait_packet(int fd, __u16 request, struct fxt_packet *p)
 			ack.request = FXT_PKT_BUFFER_SAVED;
 			if (write(fd, &ack, sizeof(ack)) != sizeof(ack))
 				return -errno;
+			if (answered && p->cpu < 256)
+				answered[p->cpu] = p->data32 + 1;
 		}
 	}
 	return -ELOOP;
+}
+
+static int wait_packet(int fd, __u16 request, struct fxt_packet *p)
+{
+	return wait_packet_noting(fd, request, p, NULL);
 }
 
 static bool cpu_possible(const struct fxt_layout *l, unsigned int cpu)
@@ -682,7 +694,12 @@ static int drain_packets(int fd, struct fxt_packet *p, int max)
  * Streaming: switch on CPU 0 until some CPU rolled over (its SAVE_BUFFER is
  * then on its way; a stop waits for it). Return: 0 or -errno.
  */
-static int provoke_roll(int fd, const struct fxt_layout *l)
+/*
+ * Switch on CPU 0 until some CPU rolled more often than answered (256
+ * CPUs, or NULL: none) says was answered: a SAVE_BUFFER is outstanding.
+ */
+static int provoke_roll(int fd, const struct fxt_layout *l,
+			const __u32 *answered)
 {
 	cpu_set_t set;
 
@@ -701,7 +718,7 @@ static int provoke_roll(int fd, const struct fxt_layout *l)
 				continue;
 			if (ioctl(fd, FXT_IOC_GET_STATS, &st))
 				return -errno;
-			if (st.wrapped_count)
+			if (st.wrapped_count > (answered ? answered[c] : 0))
 				return 0;
 		}
 	}
@@ -718,6 +735,7 @@ TEST_F(fxt, ack_of_unread_save_buffer_refused)
 	struct fxt_packet p[64], ack;
 	struct fxt_layout l;
 	int n, accepted = 0, saves = 0;
+	__u32 answered[256] = { 0 };
 
 	ASSERT_EQ(0, fxt_init(self->fd, FXT_MODE_STREAMING,
 			      FXT_BUFFER_SIZE_MIN));
@@ -726,10 +744,13 @@ TEST_F(fxt, ack_of_unread_save_buffer_refused)
 	/*
 	 * A buffer may roll while the start still hooks, so SAVE_BUFFERs may
 	 * come before STARTED (abi.rst): those are answered, as a collector
-	 * would; the ones this test leaves unread come after.
+	 * would; the ones this test leaves unread come after. A roll that
+	 * was answered does not count: the stop rolls nothing (it ends the
+	 * recording first), so an unread request must be there before it.
 	 */
-	ASSERT_EQ(0, wait_packet(self->fd, FXT_PKT_STARTED, &p[0]));
-	ASSERT_EQ(0, provoke_roll(self->fd, &l));
+	ASSERT_EQ(0, wait_packet_noting(self->fd, FXT_PKT_STARTED, &p[0],
+					answered));
+	ASSERT_EQ(0, provoke_roll(self->fd, &l, answered));
 	ASSERT_EQ(0, fxt_stop(self->fd, 0));
 	/* Stopped: every request's durable end is at most the final one. */
 	for (unsigned int c = 0; c < l.nr_cpus; c++) {
@@ -830,7 +851,7 @@ TEST_F(fxt, retain_cycles_keep_save_buffer)
 			      FXT_BUFFER_SIZE_MIN));
 	ASSERT_EQ(0, get_layout(self->fd, &l));
 	ASSERT_EQ(0, fxt_start(self->fd));
-	ASSERT_EQ(0, provoke_roll(self->fd, &l));
+	ASSERT_EQ(0, provoke_roll(self->fd, &l, NULL));
 	ASSERT_EQ(0, fxt_stop(self->fd, 0));
 	ASSERT_EQ(RETAIN_CYCLES, retain_cycles(self->fd));
 	n = drain_packets(self->fd, p, 64);
