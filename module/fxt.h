@@ -321,7 +321,8 @@ struct fxt_session {
 	struct fxt_trig_state trig;
 	/*
 	 * The rolling buffers refuse records from this boot time (ns) on: a
-	 * trigger's window closed (fxt_triggers.c sets it). 0: never.
+	 * trigger's window closed (fxt_triggers.c), or a stop ended the
+	 * recording (fxt_session.c); only ever moved earlier. 0: never.
 	 */
 	u64 freeze_at;
 

@@ -37,7 +37,7 @@
 #include "fxt_buffer.h"
 
 /*
- * No room is made this close before a trigger's window closes: more than a
+ * No room is made this close before the window closes: more than a
  * probe takes from making room to reserving its record, with interrupts
  * off (fxt_rolling_make_room_slow()).
  */
@@ -70,7 +70,10 @@ static bool fxt_window_closes_within(u64 margin)
 	return at && ktime_get_boot_fast_ns() + margin >= at;
 }
 
-/* A trigger's window closed: the buffers keep what they hold. */
+/*
+ * The window closed, a trigger's or the stop's (fxt_session.freeze_at):
+ * the buffers keep what they hold.
+ */
 static bool fxt_window_closed(void)
 {
 	return unlikely(READ_ONCE(fxt_session.freeze_at)) &&
@@ -165,7 +168,7 @@ static bool fxt_rolling_switch(struct fxt_cpu *c, long old, bool drop)
 		WRITE_ONCE(h->flags, h->flags & ~(u64)FXT_CPU_ROLLING_FULL);
 out:
 	/*
-	 * A trigger's window closed: the record is refused, not lost. Else
+	 * The window closed: the record is refused, not lost. Else
 	 * it is counted, and every later record of the CPU is refused too
 	 * until a roll (FXT_CPU_ROLLING_FULL sends them the long way), though
 	 * a shorter one may still fit: records are then lost only after the
@@ -213,7 +216,7 @@ void fxt_rolling_make_room_slow(struct fxt_cpu *c, long old)
 {
 	/*
 	 * A roll here empties the older buffer for the records written next:
-	 * not when a trigger's window closes before they would be. They go
+	 * not when the window closes before they would be. They go
 	 * the slow way, which rolls and reserves in one loop if the window
 	 * is still open, and the older buffer keeps its records.
 	 */
@@ -230,15 +233,15 @@ void fxt_rolling_make_room_slow(struct fxt_cpu *c, long old)
  * @ts: set to the record's timestamp
  * @bufno: set to the buffer to pass to fxt_rolling_commit()
  *
- * Every check again, in full: a trigger's window, a stopped CPU, a roll,
- * a nested writer that moved the reserve word.
+ * Every check again, in full: the window (a trigger's, the stop's), a
+ * stopped CPU, a roll, a nested writer that moved the reserve word.
  *
  * Return: where to write the record, or NULL if it was dropped (counted).
  */
 u64 *fxt_rolling_reserve_slow(struct fxt_cpu *c, unsigned int len, u64 *ts,
 			      unsigned int *bufno)
 {
-	/* A trigger's window closed: nothing more, and nothing lost. */
+	/* The window closed (a trigger, a stop): nothing more, nothing lost. */
 	if (fxt_window_closed())
 		return NULL;
 	if (fxt_cpu_stopped(c)) {
@@ -284,6 +287,9 @@ u64 *fxt_durable_reserve(struct fxt_cpu *c, unsigned int len, int *where)
 	*where = FXT_IN_DURABLE;
 	return (u64 *)(c->durable + old);
 full:
+	/* Past the window's end nothing is written, nor counted. */
+	if (fxt_window_closed())
+		return NULL;
 	if (h->mode != FXT_MODE_CIRCULAR) {
 		p = __fxt_rolling_reserve(c, len, &ts, &bufno);
 		*where = bufno;

@@ -16,6 +16,7 @@
 #include <linux/uaccess.h>
 #include <linux/cpumask.h>
 #include <linux/nospec.h>
+#include <linux/timekeeping.h>
 #include <fxt/format.h>
 #include "fxt.h"
 #include "fxt_buffer.h"
@@ -194,18 +195,45 @@ static int fxt_start(struct fxt_session *s, const struct fxt_start_options *o)
 	return 0;
 }
 
-/* Unhook, wait for every writer and notification, tell the collector. */
+/*
+ * The recording ends now, on every CPU and in every category at once: the
+ * rolling buffers refuse the records written from now on, uncounted, as
+ * they do once a trigger's window closed (fxt_buffer.c). Unhooking the
+ * probes, one tracepoint after another, takes hundreds of ms on a debug
+ * kernel: records written meanwhile would come from the categories still
+ * hooked only (a CPU's switches without its idle states), or roll a
+ * small buffer past what the user stopped for. A trigger's window that
+ * closes later closes now. Returns the instant the recording ended (boot
+ * clock ns), which STOPPED reports.
+ */
+static u64 fxt_end_recording(struct fxt_session *s)
+{
+	u64 now = max(ktime_get_boot_fast_ns(), 1ull), at;
+
+	fxt_triggers_disarm(s);
+	/* A trigger that fired before the disarm may set it meanwhile. */
+	do {
+		at = READ_ONCE(s->freeze_at);
+		if (at && at <= now)
+			return at;
+	} while (cmpxchg64(&s->freeze_at, at, now) != at);
+	return now;
+}
+
+/* End, unhook, wait for every writer and notification, tell the collector. */
 static void fxt_do_stop(struct fxt_session *s, bool write_results)
 {
+	u64 end;
+
 	s->state = FXT_STATE_STOPPING;
-	fxt_triggers_close_window(s);
+	end = fxt_end_recording(s);
 	fxt_hotplug_stop();
 	fxt_probes_unregister();
 	fxt_buffers_sync_notifications(s);
 	fxt_triggers_sync(s);
 	s->results_written = write_results;
 	s->state = FXT_STATE_STOPPED;
-	fxt_packet_post(s, FXT_PKT_STOPPED, 0, write_results, 0);
+	fxt_packet_post(s, FXT_PKT_STOPPED, 0, write_results, end);
 }
 
 static int fxt_stop(struct fxt_session *s, const struct fxt_stop_options *o)

@@ -203,29 +203,17 @@ void fxt_triggers_arm(struct fxt_session *s)
 }
 
 /**
- * fxt_triggers_close_window() - a stop closes a circular window at once
+ * fxt_triggers_disarm() - no trigger opens a window or posts from now on
  * @s: the session; s->lock held, probes still registered
  *
- * Unhooking the probes waits for a grace period, which takes hundreds of
- * ms on a debug kernel. Records written meanwhile would roll a small
- * circular buffer past what the user stopped for. Closing the window as a
- * trigger's does keeps each CPU's buffers as they are at the stop: later
- * records are refused, and not counted as dropped. A window a trigger
- * opened closes now if it would close later. The next START reopens it
- * (fxt_triggers_arm()); no TRIGGERED packet is posted for it.
+ * A stop ends the recording itself (fxt_session.c); a trigger that fires
+ * while the probes are being unhooked must not move that end later, nor
+ * post a TRIGGERED after the STOPPED. The next START arms them again
+ * (fxt_triggers_arm()).
  */
-void fxt_triggers_close_window(struct fxt_session *s)
+void fxt_triggers_disarm(struct fxt_session *s)
 {
-	struct fxt_trig_state *t = &s->trig;
-	u64 now = max(fxt_trig_now(), 1ull), at;
-
-	if (s->mode != FXT_MODE_CIRCULAR)
-		return;
-	/* A trigger that fires from now on does not reopen the window. */
-	atomic_cmpxchg(&t->fired, 0, 1);
-	at = READ_ONCE(s->freeze_at);
-	if (!at || at > now)
-		WRITE_ONCE(s->freeze_at, now);
+	atomic_cmpxchg(&s->trig.fired, 0, 1);
 }
 
 /**
@@ -314,8 +302,12 @@ void fxt_trig_measured(struct fxt_cpu *c, u32 kind, struct task_struct *p,
 	t->pkt_cpu = c->cpu;
 	t->pkt_data32 = i | (p ? (u32)p->pid << 8 : 0);
 	t->pkt_data64 = latency;
-	/* After the event, so that a post time of 0 still keeps it. */
-	WRITE_ONCE(fxt_session.freeze_at, max(fxt_trig_now() + t->set.post_ns, 1ull));
+	/*
+	 * After the event, so that a post time of 0 still keeps it. Only
+	 * if no stop closed the window first: a stop's end stays.
+	 */
+	cmpxchg64(&fxt_session.freeze_at, 0,
+		  max(fxt_trig_now() + t->set.post_ns, 1ull));
 	irq_work_queue(&t->work);
 }
 

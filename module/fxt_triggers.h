@@ -31,7 +31,7 @@ int fxt_triggers_set(struct fxt_session *s, const struct fxt_trigger_set *set);
 void fxt_triggers_free(struct fxt_session *s);
 void fxt_triggers_arm(struct fxt_session *s);
 void fxt_triggers_sync(struct fxt_session *s);
-void fxt_triggers_close_window(struct fxt_session *s);
+void fxt_triggers_disarm(struct fxt_session *s);
 void fxt_trig_wakeup(struct fxt_cpu *c, struct task_struct *p, u64 ts);
 u64 fxt_trig_irq_begin(void);
 void fxt_trig_irq_end(struct fxt_cpu *c, u64 begin_ns);

@@ -235,6 +235,7 @@ int fxt_device_start(struct fxt_device *d, uint32_t disposition)
 	if (!d->start_ns || disposition == FXT_START_CLEAR_ENTIRE || d->results_stop)
 		d->start_ns = now;
 	d->stop_ns = 0;
+	d->ended_ns = 0;
 	/*
 	 * Emptied buffers (CLEAR_ENTIRE, forced after a stop that wrote
 	 * results): what was saved of them is history.

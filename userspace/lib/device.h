@@ -62,6 +62,8 @@ struct fxt_device {
 	uint64_t clip_ns, clipped;
 	/* CLOCK_BOOTTIME ns before the START that cleared the buffers, after the STOP */
 	uint64_t start_ns, stop_ns;
+	/* The last STOPPED's instant the recording ended at (0: not said) */
+	uint64_t ended_ns;
 	bool per_cpu_window_start;	/* set by the caller: no clipping */
 	char err[512];			/* what the last failure was */
 };

@@ -388,6 +388,7 @@ int fxt_device_handle_packets(struct fxt_device *d)
 			err = handle_save(d, &pkts[i]);
 			break;
 		case FXT_PKT_STOPPED:
+			d->ended_ns = pkts[i].data64;
 			stopped = 1;
 			break;
 		case FXT_PKT_TRIGGERED:
@@ -501,6 +502,8 @@ static int mark_window_start(struct fxt_device *d, uint32_t cpu, unsigned int b)
 
 int fxt_device_save_final(struct fxt_device *d)
 {
+	/* The module's end of the recording, else the stop's return. */
+	uint64_t end = d->ended_ns ? d->ended_ns : d->stop_ns;
 	uint32_t cpu;
 	int err = 0;
 
@@ -533,10 +536,9 @@ int fxt_device_save_final(struct fxt_device *d)
 		note_lost(d, cpu, lost_now(s));
 		if (!err)
 			err = report_drops(d, cpu, dropped_now(s));
-		/* Lost after the last record kept: up to the stop. */
+		/* Lost after the last record kept: up to the recording's end. */
 		if (!err)
-			err = close_gap(d, cpu, d->stop_ns > s->last_ts ? d->stop_ns
-								    : s->last_ts);
+			err = close_gap(d, cpu, end > s->last_ts ? end : s->last_ts);
 	}
 	return err;
 }

@@ -243,7 +243,12 @@ struct fxt_packet {
 #define FXT_PKT_STARTED		0x0001	/* data32: FXT_FIFO_PROTOCOL_VERSION */
 #define FXT_PKT_SAVE_BUFFER	0x0002	/* data32: wrapped count, data64: durable end */
 #define FXT_PKT_BUFFER_SAVED	0x0003	/* collector -> kernel, same data as the request */
-#define FXT_PKT_STOPPED		0x0004	/* all data is final and committed */
+/*
+ * All data is final and committed. data32: 1 if results are to be
+ * written; data64: the boot time (ns) the recording ended at, on every CPU
+ * and in every category at once (0 from a module before 2026-11).
+ */
+#define FXT_PKT_STOPPED		0x0004
 /*
  * A trigger opened the window: cpu: where it fired; data32: the trigger's
  * index in fxt_trigger_set (bits 0-7) and the thread's id (bits 8-31; 0
