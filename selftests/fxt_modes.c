@@ -8,7 +8,10 @@
  *  circular_*   a 128K buffer wraps >= 10 times, every kept reference
  *               still resolves and no index changes meaning;
  *  start_additional_categories_*  a sched-only session started with
- *               irq+softirq added records interrupts; without, none.
+ *               irq+softirq added records interrupts; without, none;
+ *  stop_ends_recording_at_once_*  every category, a ping-pong still
+ *               running through the stop: STOPPED says when the recording
+ *               ended, and no CPU has a record after it.
  *
  * Every scenario runs once in main(), before the harness forks the cases;
  * each case checks one property of those runs. scenarios_ran fails when
@@ -205,6 +208,110 @@ TEST(start_additional_categories_add_records)
 		TH_LOG("sched only, yet interrupts were recorded");
 }
 
+/* ------------------------------------------------------------------ */
+/* A stop ends the recording at once, in every mode and category.      */
+
+/*
+ * How far past the STOPPED's end a record may be stamped: a probe that
+ * checked the window just before the end reads its clock just after.
+ */
+#define STOP_END_SLACK_NS	(2 * 1000 * 1000ull)
+
+static const uint32_t STOP_END_MODE[2] = { FXT_MODE_ONESHOT, FXT_MODE_CIRCULAR };
+static struct {
+	bool ran, failed;
+	char why[256];
+	uint64_t ended_ns, stop_ns;	/* the STOPPED's end; the stop's return */
+	uint64_t late;			/* CPUs with a record past the end */
+	int64_t worst_ns;		/* latest record minus the end */
+} STOP_END[2];
+
+/*
+ * Every category, a ping-pong across CPUs still running while the stop
+ * unhooks the probes (hundreds of ms on a debug kernel): a record written
+ * meanwhile would show one category outliving another.
+ */
+static void run_stop_end(int m)
+{
+	const char *name = m ? "modes-stop-end-circular" : "modes-stop-end-oneshot";
+	struct fxt_cpu_stats st[MAX_CPUS];
+	struct workload_bg *bg;
+	struct fxt_device d;
+	char path[PATH_MAX];
+	struct scan s;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s.fxt", env_tmpdir(), name);
+	STOP_END[m].worst_ns = INT64_MIN;
+	err = dev_start(&d, STOP_END[m].why, sizeof(STOP_END[m].why),
+			&STOP_END[m].failed, STOP_END_MODE[m], 16 << 20, 0,
+			FXT_CAT_ALL);
+	if (err)
+		return;
+	bg = workload_pingpong_bg(ULONG_MAX, CPUS[0], CPUS[NCPUS - 1]);
+	usleep(100000);
+	err = fxt_device_stop(&d, FXT_STOP_WRITE_RESULTS);
+	workload_bg_stop(bg);
+	workload_bg_join(bg, NULL);
+	if (!err)
+		err = fxt_device_drain(&d) < 0 ? -EIO : 0;
+	if (!err)
+		err = get_stats(&d, st);
+	if (!err)
+		err = fxt_device_save_file(&d, path);
+	if (err) {
+		snprintf(STOP_END[m].why, sizeof(STOP_END[m].why), "%.200s",
+			 d.err[0] ? d.err : strerror(-err));
+		STOP_END[m].failed = true;
+		fxt_device_close(&d);
+		return;
+	}
+	STOP_END[m].ended_ns = d.ended_ns;
+	STOP_END[m].stop_ns = d.stop_ns;
+	fxt_device_close(&d);
+	/* A full oneshot buffer would end the CPU's records early anyway. */
+	if (any_cpu_flag(st, FXT_CPU_ROLLING_FULL)) {
+		snprintf(STOP_END[m].why, sizeof(STOP_END[m].why),
+			 "a 16M buffer filled up in 100 ms");
+		STOP_END[m].failed = true;
+		return;
+	}
+	err = scan_archive(path, NULL, 0, &s);
+	if (err) {
+		snprintf(STOP_END[m].why, sizeof(STOP_END[m].why), "%.160s: %.60s",
+			 path, strerror(-err));
+		STOP_END[m].failed = true;
+		return;
+	}
+	for (int i = 0; i < NCPUS; i++) {
+		uint64_t last = s.prov[CPUS[i]].last_ns;
+		int64_t past = (int64_t)(last - d.ended_ns);
+
+		if (past > STOP_END[m].worst_ns)
+			STOP_END[m].worst_ns = past;
+		if (last > d.ended_ns + STOP_END_SLACK_NS)
+			STOP_END[m].late++;
+	}
+	STOP_END[m].ran = true;
+	printf("# %s: the stop ended the recording %.3f ms before it returned; latest record %+.3f ms from the end\n",
+	       name, (STOP_END[m].stop_ns - STOP_END[m].ended_ns) / 1e6,
+	       STOP_END[m].worst_ns / 1e6);
+}
+
+static void check_stop_end(struct __test_metadata *_metadata, int m)
+{
+	NEED(STOP_END[m]);
+	ASSERT_NE(0, STOP_END[m].ended_ns)
+		TH_LOG("STOPPED does not say when the recording ended");
+	EXPECT_LE(STOP_END[m].ended_ns, STOP_END[m].stop_ns);
+	EXPECT_EQ(0, STOP_END[m].late)
+		TH_LOG("a record %.3f ms after the recording ended (slack %.1f ms)",
+		       STOP_END[m].worst_ns / 1e6, STOP_END_SLACK_NS / 1e6);
+}
+
+TEST(stop_ends_recording_at_once_oneshot)	{ check_stop_end(_metadata, 0); }
+TEST(stop_ends_recording_at_once_circular)	{ check_stop_end(_metadata, 1); }
+
 /* scenarios_ran: every scenario of main() ran to its end. */
 static void check_scenarios_ran(struct __test_metadata *_metadata)
 {
@@ -214,6 +321,9 @@ static void check_scenarios_ran(struct __test_metadata *_metadata)
 	EXPECT_RAN("circular 128K", CIRC.ran, CIRC.failed, CIRC.why);
 	EXPECT_RAN("additional categories", ADDCAT.ran, ADDCAT.failed,
 		   ADDCAT.why);
+	for (int m = 0; m < 2; m++)
+		EXPECT_RAN(m ? "stop end circular" : "stop end oneshot",
+			   STOP_END[m].ran, STOP_END[m].failed, STOP_END[m].why);
 }
 
 static void run_scenarios(void)
@@ -224,6 +334,8 @@ static void run_scenarios(void)
 		run_mode(m);
 	run_circular();
 	run_additional_categories();
+	for (int m = 0; m < 2; m++)
+		run_stop_end(m);
 }
 
 SCENARIO_MAIN(run_scenarios)

@@ -122,6 +122,8 @@ int scan_archive(const char *path, const uint64_t *tids, int ntids,
 			continue;
 		p = &s->prov[cpu];
 		p->seen = true;
+		if (rec.ts_ns > p->last_ns)
+			p->last_ns = rec.ts_ns;
 		if (rec.type == FXT_REC_THREAD) {
 			uint8_t ix = rec.u.thread.index;
 

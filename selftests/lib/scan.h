@@ -35,6 +35,7 @@ struct scan_prov {
 	uint64_t switches;		/* context switch records */
 	uint64_t tid_switches;		/* ... with a watched tid out or in */
 	struct scan_sw first, last;	/* first and last context switch */
+	uint64_t last_ns;		/* latest time of any record (ts_ns) */
 	/*
 	 * Switches whose outgoing thread is not the previous switch's
 	 * incoming one with no loss record between them: a switch lost
