@@ -223,6 +223,7 @@ static struct {
 	char why[256];
 	uint64_t ended_ns, stop_ns;	/* the STOPPED's end; the stop's return */
 	uint64_t late;			/* CPUs with a record past the end */
+	uint64_t empty;			/* CPUs with no record at all */
 	int64_t worst_ns;		/* latest record minus the end */
 } STOP_END[2];
 
@@ -239,7 +240,7 @@ static void run_stop_end(int m)
 	struct fxt_device d;
 	char path[PATH_MAX];
 	struct scan s;
-	int err;
+	int err, pingpong;
 
 	snprintf(path, sizeof(path), "%s/%s.fxt", env_tmpdir(), name);
 	STOP_END[m].worst_ns = INT64_MIN;
@@ -252,7 +253,11 @@ static void run_stop_end(int m)
 	usleep(100000);
 	err = fxt_device_stop(&d, FXT_STOP_WRITE_RESULTS);
 	workload_bg_stop(bg);
-	workload_bg_join(bg, NULL);
+	/* Without the ping-pong through the stop, the test proves nothing. */
+	pingpong = workload_bg_join(bg, NULL);
+	if (!err && pingpong)
+		err = fxt_device_fail(&d, pingpong, "ping-pong: %s",
+				      strerror(-pingpong));
 	if (!err)
 		err = fxt_device_drain(&d) < 0 ? -EIO : 0;
 	if (!err)
@@ -287,6 +292,8 @@ static void run_stop_end(int m)
 		uint64_t last = s.prov[CPUS[i]].last_ns;
 		int64_t past = (int64_t)(last - d.ended_ns);
 
+		if (!last)
+			STOP_END[m].empty++;
 		if (past > STOP_END[m].worst_ns)
 			STOP_END[m].worst_ns = past;
 		if (last > d.ended_ns + STOP_END_SLACK_NS)
@@ -304,6 +311,7 @@ static void check_stop_end(struct __test_metadata *_metadata, int m)
 	ASSERT_NE(0, STOP_END[m].ended_ns)
 		TH_LOG("STOPPED does not say when the recording ended");
 	EXPECT_LE(STOP_END[m].ended_ns, STOP_END[m].stop_ns);
+	EXPECT_EQ(0, STOP_END[m].empty) TH_LOG("a CPU has no record at all");
 	EXPECT_EQ(0, STOP_END[m].late)
 		TH_LOG("a record %.3f ms after the recording ended (slack %.1f ms)",
 		       STOP_END[m].worst_ns / 1e6, STOP_END_SLACK_NS / 1e6);
